@@ -1,0 +1,22 @@
+//===- TileOps.h - Operations of the tile dialect ---------------*- C++ -*-===//
+
+#ifndef TILE_DIALECT_TILE_IR_TILEOPS_H
+#define TILE_DIALECT_TILE_IR_TILEOPS_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Dialect/Tile/IR/TileTypes.h"
+
+#include "tile/Dialect/Tile/IR/TileEnums.h.inc"
+
+#define GET_OP_CLASSES
+#include "tile/Dialect/Tile/IR/TileOps.h.inc"
+
+#endif // TILE_DIALECT_TILE_IR_TILEOPS_H

@@ -1,0 +1,336 @@
+//===- TileOps.td - Operations of the tile dialect ---------*- tablegen -*-===//
+//
+// Every constraint that a verifier checks has a label (`gemm_c1`) that its
+// diagnostic quotes and `test/Dialect/Tile/invalid.mlir` names.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_DIALECT_TILE_IR_TILEOPS_TD
+#define TILE_DIALECT_TILE_IR_TILEOPS_TD
+
+include "tile/Dialect/Tile/IR/TileDialect.td"
+include "tile/Dialect/Tile/IR/TileTypes.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/IR/OpAsmInterface.td"
+include "mlir/IR/EnumAttr.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Enums
+//===----------------------------------------------------------------------===//
+
+def Tile_Dim : I32EnumAttr<"Dim", "a grid dimension", [
+    I32EnumAttrCase<"x", 0>, I32EnumAttrCase<"y", 1>, I32EnumAttrCase<"z", 2>]> {
+  let cppNamespace = "::mlir::tile";
+}
+
+def Tile_ReduceKind : I32EnumAttr<"ReduceKind", "a reduction", [
+    I32EnumAttrCase<"sum", 0>, I32EnumAttrCase<"max", 1>,
+    I32EnumAttrCase<"min", 2>, I32EnumAttrCase<"absmax", 3>]> {
+  let cppNamespace = "::mlir::tile";
+}
+
+def Tile_GlobalMemRef : MemRefRankOf<[AnyType], [1, 2, 3, 4]>;
+
+//===----------------------------------------------------------------------===//
+// tile.kernel
+//===----------------------------------------------------------------------===//
+
+def Tile_KernelOp : Tile_Op<"kernel", [Symbol, IsolatedFromAbove,
+    SingleBlockImplicitTerminator<"YieldOp">]> {
+  let summary = "a GPU kernel: a grid of thread blocks running its body";
+  let description = [{
+    Declares a kernel named by a symbol. Its arguments are global-memory
+    memrefs (row-major, innermost stride 1) and scalars. The grid is given
+    per dimension as `%arg[d] / T`, meaning `ceildiv(dim d of %arg, T)`, or as
+    a constant; `threads` is the number of threads per block. The body runs
+    once per block; `tile.block_id` gives its coordinates.
+
+    Constraints:
+    - kernel_c1: the grid has one to three dimensions.
+    - kernel_c2: a grid dimension refers to a memref argument and one of its
+      dimensions, and its tile size is positive.
+    - kernel_c3: `threads` is a positive multiple of the warp size (32).
+    - kernel_c4: arguments are memrefs or i32/i64/f32 scalars; the kernel
+      returns nothing.
+
+    Example:
+    ```mlir
+    tile.kernel @scale(%X: memref<?x?xf16>) grid [%X[1] / 128, %X[0] / 128]
+        threads 128 {
+      ...
+    }
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       TypeAttrOf<FunctionType>:$function_type,
+                       DenseI64ArrayAttr:$grid_args,
+                       DenseI64ArrayAttr:$grid_dims,
+                       DenseI64ArrayAttr:$grid_tiles,
+                       I64Attr:$threads);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [OpBuilder<(ins "::llvm::StringRef":$name,
+      "::mlir::FunctionType":$type, "::llvm::ArrayRef<int64_t>":$gridArgs,
+      "::llvm::ArrayRef<int64_t>":$gridDims,
+      "::llvm::ArrayRef<int64_t>":$gridTiles, "int64_t":$threads)>];
+  let extraClassDeclaration = [{
+    ::mlir::Block &getBodyBlock() { return getBody().front(); }
+    unsigned getNumGridDims() { return getGridArgs().size(); }
+  }];
+}
+
+def Tile_BlockIdOp : Tile_Op<"block_id", [Pure,
+    HasParent<"KernelOp">,
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
+  let summary = "the coordinate of the running block along a grid dimension";
+  let description = [{
+    Constraints:
+    - block_id_c1: the dimension exists in the enclosing kernel's grid.
+
+    Example: `%bx = tile.block_id x`
+  }];
+  let arguments = (ins Tile_Dim:$dim);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$dim attr-dict";
+  let hasVerifier = 1;
+}
+
+def Tile_YieldOp : Tile_Op<"yield", [Pure, Terminator, ReturnLike,
+    ParentOneOf<["KernelOp", "PipelinedOp", "ParallelOp"]>]> {
+  let summary = "ends a tile region, yielding element values in tile.parallel";
+  let description = [{
+    Terminates the bodies of `tile.kernel` and `tile.pipelined` (no operands)
+    and of `tile.parallel` (one value per output tile).
+  }];
+  let arguments = (ins Variadic<AnyType>:$values);
+  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
+  let builders = [OpBuilder<(ins), [{ /* nothing */ }]>];
+}
+
+//===----------------------------------------------------------------------===//
+// Allocation
+//===----------------------------------------------------------------------===//
+
+def Tile_AllocSharedOp : Tile_Op<"alloc_shared", [
+    MemoryEffects<[MemAlloc<DefaultResource>]>]> {
+  let summary = "allocates a tile in shared memory";
+  let description = [{
+    A tile in the block's shared memory, live for the whole kernel
+    (TileLang's `T.alloc_shared`).
+
+    Constraints:
+    - alloc_c1: the op is inside a `tile.kernel`, outside `tile.pipelined` and
+      `tile.parallel`.
+
+    Example: `%a = tile.alloc_shared : !tile.shared<128x64xf16>`
+  }];
+  let results = (outs Tile_SharedType:$result);
+  let assemblyFormat = "attr-dict `:` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def Tile_AllocFragmentOp : Tile_Op<"alloc_fragment", [
+    MemoryEffects<[MemAlloc<DefaultResource>]>]> {
+  let summary = "allocates a tile in the block's registers";
+  let description = [{
+    A logical tile spread over the registers of the block's threads
+    (TileLang's `T.alloc_fragment`). Its layout comes from the ops that use it.
+
+    Constraints:
+    - alloc_c1: as for `tile.alloc_shared`.
+
+    Example: `%acc = tile.alloc_fragment : !tile.fragment<128x128xf32>`
+  }];
+  let results = (outs Tile_FragmentType:$result);
+  let assemblyFormat = "attr-dict `:` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Tile operations
+//===----------------------------------------------------------------------===//
+
+def Tile_FillOp : Tile_Op<"fill"> {
+  let summary = "fills a tile with a value";
+  let description = [{
+    Sets every element of `dest` to `value` (`T.fill`, `T.clear`).
+
+    Constraints:
+    - fill_c1: the value's type is the tile's element type.
+
+    Example: `tile.fill %acc, %zero : !tile.fragment<128x128xf32>, f32`
+  }];
+  let arguments = (ins Arg<Tile_AnyTile, "", [MemWrite]>:$dest, AnyType:$value);
+  let assemblyFormat = "$dest `,` $value attr-dict `:` type($dest) `,` type($value)";
+  let hasVerifier = 1;
+}
+
+def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
+  let summary = "copies a tile between global memory, shared memory and registers";
+  let description = [{
+    Copies `source` into `dest` (`T.copy`). One side may be a global memref
+    indexed at the tile's origin; elements of the tile that fall outside the
+    memref are not read (they read as zero) and not written. Element types may
+    differ when the destination is global memory or a fragment: the values are
+    converted (`arith.truncf`/`extf` semantics).
+
+    Constraints:
+    - copy_c1: at most one side is a memref, and offsets are given exactly for
+      that side, one per memref dimension.
+    - copy_c2: the tile and the memref have the same rank.
+    - copy_c3: shared and fragment tiles on both sides have the same shape.
+    - copy_c4: a copy into shared memory keeps the element type.
+
+    Example:
+    ```mlir
+    tile.copy %A[%m0, %k0] -> %a_s : memref<?x?xf16> -> !tile.shared<128x64xf16>
+    tile.copy %acc -> %C[%m0, %n0] : !tile.fragment<128x128xf32> -> memref<?x?xf16>
+    ```
+  }];
+  let arguments = (ins Arg<AnyType, "", [MemRead]>:$source,
+                       Variadic<Index>:$source_offsets,
+                       Arg<AnyType, "", [MemWrite]>:$dest,
+                       Variadic<Index>:$dest_offsets);
+  let assemblyFormat = [{
+    $source (`[` $source_offsets^ `]`)? `->` $dest (`[` $dest_offsets^ `]`)?
+    attr-dict `:` type($source) `->` type($dest)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_GemmOp : Tile_Op<"gemm"> {
+  let summary = "accumulates a tile matrix product on tensor cores";
+  let description = [{
+    `C += op(A) · op(B)`, where op transposes when `transpose_a` /
+    `transpose_b` is set (`T.gemm`). Without transposes A is M×K and B is K×N;
+    `transpose_b` takes B as N×K (K contiguous), the layout of `Q · Kᵀ`.
+    The accumulator's fragment layout is the tensor-core result layout.
+
+    Constraints:
+    - gemm_c1: A and B are shared tiles and C is a fragment.
+    - gemm_c2: the shapes agree: op(A) is M×K, op(B) is K×N, C is M×N.
+    - gemm_c3: A and B have the same element type, f16 or bf16.
+    - gemm_c4: C's element type is f32.
+
+    Example:
+    ```mlir
+    tile.gemm %a_s, %b_s, %acc : !tile.shared<128x64xf16>,
+        !tile.shared<64x128xf16>, !tile.fragment<128x128xf32>
+    ```
+  }];
+  let arguments = (ins Arg<Tile_AnyTile, "", [MemRead]>:$a,
+                       Arg<Tile_AnyTile, "", [MemRead]>:$b,
+                       Arg<Tile_AnyTile, "", [MemRead, MemWrite]>:$c,
+                       UnitAttr:$transpose_a, UnitAttr:$transpose_b);
+  let assemblyFormat = [{
+    $a `,` $b `,` $c attr-dict `:` type($a) `,` type($b) `,` type($c)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_ReduceOp : Tile_Op<"reduce"> {
+  let summary = "reduces a fragment along one dimension";
+  let description = [{
+    `dest[i] = kind over j of source[i, j]` for `dim = 1` (`T.reduce_max`,
+    `T.reduce_sum`, ...). With `clear`, `dest` is overwritten; without it,
+    the result is combined with `dest`'s current values.
+
+    Constraints:
+    - reduce_c1: source and dest are fragments with the same element type.
+    - reduce_c2: `dim` is a dimension of the source, and dest's shape is the
+      source's shape without it.
+
+    Example:
+    ```mlir
+    tile.reduce max %s -> %m {dim = 1 : i64, clear}
+        : !tile.fragment<128x64xf32> -> !tile.fragment<128xf32>
+    ```
+  }];
+  let arguments = (ins Tile_ReduceKind:$kind,
+                       Arg<Tile_FragmentType, "", [MemRead]>:$source,
+                       Arg<Tile_FragmentType, "", [MemRead, MemWrite]>:$dest,
+                       I64Attr:$dim, UnitAttr:$clear);
+  let assemblyFormat = [{
+    $kind $source `->` $dest attr-dict `:` qualified(type($source)) `->`
+    qualified(type($dest))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_ParallelOp : Tile_Op<"parallel", [AttrSizedOperandSegments,
+    SingleBlockImplicitTerminator<"YieldOp">]> {
+  let summary = "an element-wise computation over a tile's index space";
+  let description = [{
+    Runs its body once for every index of the output tiles' shape
+    (`T.Parallel`), in no particular order. Each operand is read at the index
+    given by its indexing map (an affine map from the iteration space, which
+    may drop dimensions to broadcast); the body receives the element values of
+    the inputs then of the outputs, and yields the new values of the outputs.
+
+    Constraints:
+    - parallel_c1: there is at least one output, and all outputs have the
+      same shape; it is the iteration space.
+    - parallel_c2: one indexing map per operand, each with as many dimensions
+      as the iteration space and as many results as its operand's rank; output
+      maps are the identity.
+    - parallel_c3: the body's arguments have the operands' element types, and
+      it yields one value of each output's element type.
+
+    Example:
+    ```mlir
+    tile.parallel ins(%acc, %bias : !tile.fragment<128x128xf32>, !tile.fragment<128xf32>)
+        outs(%acc : !tile.fragment<128x128xf32>) {indexing_maps = [
+          affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>,
+          affine_map<(i, j) -> (i, j)>]} {
+    ^bb0(%x: f32, %b: f32, %o: f32):
+      %y = arith.addf %x, %b : f32
+      tile.yield %y : f32
+    }
+    ```
+  }];
+  let arguments = (ins Arg<Variadic<Tile_AnyTile>, "", [MemRead]>:$inputs,
+                       Arg<Variadic<Tile_AnyTile>, "", [MemRead, MemWrite]>:$outputs,
+                       AffineMapArrayAttr:$indexing_maps);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    (`ins` `(` $inputs^ `:` type($inputs) `)`)? `outs` `(` $outputs `:` type($outputs) `)`
+    attr-dict-with-keyword $body
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_PipelinedOp : Tile_Op<"pipelined", [
+    SingleBlockImplicitTerminator<"YieldOp">]> {
+  let summary = "a serial loop whose copies overlap its compute";
+  let description = [{
+    Runs its body for `%iv` from `lower` to `upper` by `step`, in order
+    (`T.Pipelined`). The global-to-shared copies of iteration `i + s` are issued
+    while iteration `i` computes, for up to `num_stages` iterations in flight,
+    so each shared tile written by such a copy has `num_stages` copies.
+    The semantics are those of the plain loop.
+
+    Constraints:
+    - pipelined_c1: `num_stages` is at least 1.
+
+    Example:
+    ```mlir
+    tile.pipelined %k = %c0 to %kt step %c1 num_stages 3 {
+      ...
+    }
+    ```
+  }];
+  let arguments = (ins Index:$lower, Index:$upper, Index:$step,
+                       I64Attr:$num_stages);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::Value getInductionVar() { return getBody().getArgument(0); }
+  }];
+}
+
+#endif // TILE_DIALECT_TILE_IR_TILEOPS_TD

@@ -1,0 +1,70 @@
+//===- TileDialect.cpp - The tile dialect and its types -----------------===//
+
+#include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Dialect/Tile/IR/TileOps.h"
+#include "tile/Dialect/Tile/IR/TileTypes.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+#include "tile/Dialect/Tile/IR/TileDialect.cpp.inc"
+
+/// Parses `128x64xf16` into a static shape and an element type.
+static ParseResult parseTileShape(AsmParser &parser,
+                                  SmallVector<int64_t> &shape,
+                                  Type &elementType) {
+  if (parser.parseDimensionList(shape, /*allowDynamic=*/false,
+                                /*withTrailingX=*/true) ||
+      parser.parseType(elementType))
+    return failure();
+  return success();
+}
+
+static void printTileShape(AsmPrinter &printer, ArrayRef<int64_t> shape,
+                           Type elementType) {
+  for (int64_t d : shape)
+    printer << d << 'x';
+  printer << elementType;
+}
+
+#define GET_TYPEDEF_CLASSES
+#include "tile/Dialect/Tile/IR/TileTypes.cpp.inc"
+
+/// Shared by both tile types: a tile is a non-empty static box of scalars.
+static LogicalResult verifyTileType(function_ref<InFlightDiagnostic()> emitError,
+                                    ArrayRef<int64_t> shape, Type elementType) {
+  if (shape.empty() || shape.size() > 3)
+    return emitError() << "a tile has rank 1 to 3, got rank " << shape.size();
+  for (int64_t d : shape)
+    if (d <= 0)
+      return emitError() << "tile dimensions must be positive, got " << d;
+  if (!elementType.isIntOrFloat())
+    return emitError() << "tile elements must be integers or floats, got "
+                       << elementType;
+  return success();
+}
+
+LogicalResult SharedType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 ArrayRef<int64_t> shape, Type elementType) {
+  return verifyTileType(emitError, shape, elementType);
+}
+
+LogicalResult FragmentType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                   ArrayRef<int64_t> shape, Type elementType) {
+  return verifyTileType(emitError, shape, elementType);
+}
+
+void TileDialect::initialize() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "tile/Dialect/Tile/IR/TileTypes.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "tile/Dialect/Tile/IR/TileOps.cpp.inc"
+      >();
+}

@@ -1,0 +1,357 @@
+// RUN: tile-opt %s -split-input-file -verify-diagnostics
+
+// expected-error @+1 {{kernel_c1: the grid must have 1 to 3 dimensions, got 0}}
+tile.kernel @k(%A: memref<?xf16>) grid [] threads 128 {
+}
+
+// -----
+
+// expected-error @+1 {{kernel_c1: the grid must have 1 to 3 dimensions, got 4}}
+tile.kernel @k(%A: memref<?xf16>) grid [1, 1, 1, 1] threads 128 {
+}
+
+// -----
+
+// expected-error @+1 {{kernel_c2: grid extent refers to '%B', which is not a kernel argument}}
+tile.kernel @k(%A: memref<?xf16>) grid [%B[0] / 128] threads 128 {
+}
+
+// -----
+
+// expected-error @+1 {{kernel_c2: grid dimension 0 has tile size 0; it must be positive}}
+tile.kernel @k(%A: memref<?xf16>) grid [%A[0] / 0] threads 128 {
+}
+
+// -----
+
+// expected-error @+1 {{kernel_c2: grid dimension 0 uses dimension 1 of argument #0, which has rank 1}}
+tile.kernel @k(%A: memref<?xf16>) grid [%A[1] / 64] threads 128 {
+}
+
+// -----
+
+// expected-error @+1 {{kernel_c2: grid dimension 0 must refer to a memref argument, argument #0 is 'i32'}}
+tile.kernel @k(%n: i32) grid [%n[0] / 64] threads 128 {
+}
+
+// -----
+
+// expected-error @+1 {{kernel_c3: threads (100) must be a positive multiple of the warp size (32)}}
+tile.kernel @k(%A: memref<?xf16>) grid [%A[0] / 64] threads 100 {
+}
+
+// -----
+
+// expected-error @+1 {{kernel_c4: a kernel returns nothing}}
+tile.kernel @k(%A: memref<?xf16>) -> i32 grid [1] threads 128 {
+}
+
+// -----
+
+// expected-error @+1 {{kernel_c4: argument #0 must be a memref or an i32, i64 or f32 scalar, got 'index'}}
+tile.kernel @k(%i: index) grid [1] threads 128 {
+}
+
+// -----
+
+// expected-error @+1 {{kernel_c4: argument #0 must be a row-major global memref with no memory space}}
+tile.kernel @k(%A: memref<?xf16, 3>) grid [1] threads 128 {
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [%A[0] / 64] threads 128 {
+  // expected-error @+1 {{block_id_c1: dimension y is outside the kernel's 1-d grid}}
+  %b = tile.block_id y
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  tile.pipelined %i = %c0 to %c0 step %c0 num_stages 2 {
+    // expected-error @+1 {{alloc_c1: tiles are allocated directly in a tile.kernel body, not in tile.pipelined}}
+    %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  }
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{pipelined_c1: num_stages (0) must be at least 1}}
+  tile.pipelined %i = %c0 to %c0 step %c0 num_stages 0 {
+  }
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %z = arith.constant 0.0 : f16
+  %t = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  // expected-error @+1 {{fill_c1: the value has type 'f16', it must be the tile's element type 'f32'}}
+  tile.fill %t, %z : !tile.fragment<64x64xf32>, f16
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?x?xf16>, %B: memref<?x?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{copy_c1: at most one side may be a memref}}
+  tile.copy %A[%c0, %c0] -> %B[%c0, %c0] : memref<?x?xf16> -> memref<?x?xf16>
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?x?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  // expected-error @+1 {{copy_c1: the source takes 2 offsets (one per memref dimension), got 1}}
+  tile.copy %A[%c0] -> %a : memref<?x?xf16> -> !tile.shared<64x64xf16>
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?x?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  %f = tile.alloc_fragment : !tile.fragment<64x64xf16>
+  // expected-error @+1 {{copy_c1: the destination takes 0 offsets (it is a tile), got 1}}
+  tile.copy %a -> %f[%c0] : !tile.shared<64x64xf16> -> !tile.fragment<64x64xf16>
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?x?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %z = arith.constant 0.0 : f16
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  // expected-error @+1 {{copy_c1: operands must be memrefs or tiles, got 'f16'}}
+  tile.copy %z -> %a : f16 -> !tile.shared<64x64xf16>
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  // expected-error @+1 {{copy_c2: source rank 1 and destination rank 2 must be equal}}
+  tile.copy %A[%c0] -> %a : memref<?xf16> -> !tile.shared<64x64xf16>
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  %f = tile.alloc_fragment : !tile.fragment<64x32xf16>
+  // expected-error @+1 {{copy_c3: tiles of shapes '!tile.shared<64x64xf16>' and '!tile.fragment<64x32xf16>' must have the same shape}}
+  tile.copy %a -> %f : !tile.shared<64x64xf16> -> !tile.fragment<64x32xf16>
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?x?xf32>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  // expected-error @+1 {{copy_c4: a copy into shared memory keeps the element type; got 'f32' into 'f16'}}
+  tile.copy %A[%c0, %c0] -> %a : memref<?x?xf32> -> !tile.shared<64x64xf16>
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  %c = tile.alloc_shared : !tile.shared<64x64xf32>
+  // expected-error @+1 {{gemm_c1: A and B must be shared tiles and C a fragment}}
+  tile.gemm %a, %a, %c : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.shared<64x64xf32>
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %a = tile.alloc_shared : !tile.shared<64xf16>
+  %c = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  // expected-error @+1 {{gemm_c2: A, B and C must be 2-d tiles}}
+  tile.gemm %a, %a, %c : !tile.shared<64xf16>, !tile.shared<64xf16>, !tile.fragment<64x64xf32>
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %a = tile.alloc_shared : !tile.shared<64x32xf16>
+  %b = tile.alloc_shared : !tile.shared<64x64xf16>
+  %c = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  // expected-error @+1 {{gemm_c2: op(A) is 64x32 and op(B) is 64x64; their K dimensions must agree}}
+  tile.gemm %a, %b, %c : !tile.shared<64x32xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  %b = tile.alloc_shared : !tile.shared<64x128xf16>
+  %c = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  // expected-error @+1 {{gemm_c2: C is 64x64, it must be 64x128 (M of op(A) by N of op(B))}}
+  tile.gemm %a, %b, %c : !tile.shared<64x64xf16>, !tile.shared<64x128xf16>, !tile.fragment<64x64xf32>
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  %b = tile.alloc_shared : !tile.shared<64x64xbf16>
+  %c = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  // expected-error @+1 {{gemm_c3: A and B must both be f16 or both bf16, got 'f16' and 'bf16'}}
+  tile.gemm %a, %b, %c : !tile.shared<64x64xf16>, !tile.shared<64x64xbf16>, !tile.fragment<64x64xf32>
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  %c = tile.alloc_fragment : !tile.fragment<64x64xf16>
+  // expected-error @+1 {{gemm_c4: the accumulator must be f32, got 'f16'}}
+  tile.gemm %a, %a, %c : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf16>
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %s = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  %d = tile.alloc_fragment : !tile.fragment<64xf16>
+  // expected-error @+1 {{reduce_c1: source and dest element types differ ('f32' vs 'f16')}}
+  tile.reduce sum %s -> %d {dim = 1 : i64} : !tile.fragment<64x64xf32> -> !tile.fragment<64xf16>
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %s = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  %d = tile.alloc_fragment : !tile.fragment<64xf32>
+  // expected-error @+1 {{reduce_c2: dim 2 is not a dimension of the rank-2 source}}
+  tile.reduce sum %s -> %d {dim = 2 : i64} : !tile.fragment<64x64xf32> -> !tile.fragment<64xf32>
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %s = tile.alloc_fragment : !tile.fragment<64x32xf32>
+  %d = tile.alloc_fragment : !tile.fragment<32xf32>
+  // expected-error @+1 {{reduce_c2: dest must have shape 64 (the source without dim 1), got '!tile.fragment<32xf32>'}}
+  tile.reduce max %s -> %d {dim = 1 : i64} : !tile.fragment<64x32xf32> -> !tile.fragment<32xf32>
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %a = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  %b = tile.alloc_fragment : !tile.fragment<64x32xf32>
+  // expected-error @+1 {{parallel_c1: all outputs must have the shape of the first}}
+  tile.parallel outs(%a, %b : !tile.fragment<64x64xf32>, !tile.fragment<64x32xf32>) attributes {indexing_maps = [
+      affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>]} {
+  ^bb0(%x: f32, %y: f32):
+    tile.yield %x, %y : f32, f32
+  }
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %a = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  // expected-error @+1 {{parallel_c2: expected 2 indexing maps (one per operand), got 1}}
+  tile.parallel ins(%a : !tile.fragment<64x64xf32>) outs(%a : !tile.fragment<64x64xf32>) attributes {indexing_maps = [
+      affine_map<(i, j) -> (i, j)>]} {
+  ^bb0(%x: f32, %y: f32):
+    tile.yield %x : f32
+  }
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %a = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  %v = tile.alloc_fragment : !tile.fragment<64xf32>
+  // expected-error @+1 {{parallel_c2: indexing map #0 must map the 2-d iteration space to the 1 indices of its operand, got affine_map<(d0, d1) -> (d0, d1)>}}
+  tile.parallel ins(%v : !tile.fragment<64xf32>) outs(%a : !tile.fragment<64x64xf32>) attributes {indexing_maps = [
+      affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>]} {
+  ^bb0(%x: f32, %y: f32):
+    tile.yield %x : f32
+  }
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %a = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  // expected-error @+1 {{parallel_c2: the map of output #0 must be the identity, got affine_map<(d0, d1) -> (d1, d0)>}}
+  tile.parallel outs(%a : !tile.fragment<64x64xf32>) attributes {indexing_maps = [
+      affine_map<(i, j) -> (j, i)>]} {
+  ^bb0(%y: f32):
+    tile.yield %y : f32
+  }
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %a = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  // expected-error @+1 {{parallel_c3: body argument #0 must have the element type 'f32'}}
+  tile.parallel outs(%a : !tile.fragment<64x64xf32>) attributes {indexing_maps = [
+      affine_map<(i, j) -> (i, j)>]} {
+  ^bb0(%y: f16):
+    %e = arith.extf %y : f16 to f32
+    tile.yield %e : f32
+  }
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %a = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  // expected-error @+1 {{parallel_c3: the body takes 1 element arguments (inputs then outputs), got 2}}
+  tile.parallel outs(%a : !tile.fragment<64x64xf32>) attributes {indexing_maps = [
+      affine_map<(i, j) -> (i, j)>]} {
+  ^bb0(%y: f32, %z: f32):
+    tile.yield %y : f32
+  }
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %a = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  // expected-error @+1 {{parallel_c3: the body must yield 1 values (one per output), got 0}}
+  tile.parallel outs(%a : !tile.fragment<64x64xf32>) attributes {indexing_maps = [
+      affine_map<(i, j) -> (i, j)>]} {
+  ^bb0(%y: f32):
+    tile.yield
+  }
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %a = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  // expected-error @+1 {{parallel_c3: yielded value #0 has type 'f16', expected 'f32'}}
+  tile.parallel outs(%a : !tile.fragment<64x64xf32>) attributes {indexing_maps = [
+      affine_map<(i, j) -> (i, j)>]} {
+  ^bb0(%y: f32):
+    %t = arith.truncf %y : f32 to f16
+    tile.yield %t : f16
+  }
+}
+
+// -----
+
+// expected-error @+1 {{tile dimensions must be positive, got 0}}
+func.func private @f(!tile.shared<0x64xf16>)
+
+// -----
+
+// expected-error @+1 {{a tile has rank 1 to 3, got rank 4}}
+func.func private @f(!tile.fragment<2x2x2x2xf32>)
+
+// -----
+
+// expected-error @+1 {{tile elements must be integers or floats, got 'index'}}
+func.func private @f(!tile.fragment<2x2xindex>)

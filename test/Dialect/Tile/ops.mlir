@@ -1,0 +1,51 @@
+// RUN: tile-opt %s | tile-opt | FileCheck %s
+// RUN: tile-opt %s --mlir-print-op-generic | tile-opt | FileCheck %s
+
+// CHECK-LABEL: tile.kernel @all_ops
+// CHECK-SAME: (%[[A:.*]]: memref<?x?xf16>, %[[B:.*]]: memref<?x?xf16>, %[[C:.*]]: memref<?x?xf32>, %[[S:.*]]: f32)
+// CHECK-SAME: grid [%[[C]][1] / 128, %[[C]][0] / 64, 2] threads 128
+tile.kernel @all_ops(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>, %s: f32)
+    grid [%C[1] / 128, %C[0] / 64, 2] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %zero = arith.constant 0.0 : f32
+  // CHECK: tile.block_id x
+  // CHECK: tile.block_id z
+  %bx = tile.block_id x
+  %bz = tile.block_id z
+  // CHECK: tile.alloc_shared : !tile.shared<64x64xf16>
+  // CHECK: tile.alloc_fragment : !tile.fragment<64x128xf32>
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  %b = tile.alloc_shared : !tile.shared<64x128xf16>
+  %acc = tile.alloc_fragment : !tile.fragment<64x128xf32>
+  %row = tile.alloc_fragment : !tile.fragment<64xf32>
+  // CHECK: tile.fill %{{.*}}, %{{.*}} : !tile.fragment<64x128xf32>, f32
+  tile.fill %acc, %zero : !tile.fragment<64x128xf32>, f32
+  // CHECK: tile.pipelined %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} num_stages 3 {
+  tile.pipelined %k = %c0 to %c8 step %c1 num_stages 3 {
+    // CHECK: tile.copy %[[A]][%{{.*}}, %[[K]]] -> %{{.*}} : memref<?x?xf16> -> !tile.shared<64x64xf16>
+    tile.copy %A[%bx, %k] -> %a : memref<?x?xf16> -> !tile.shared<64x64xf16>
+    tile.copy %B[%k, %bx] -> %b : memref<?x?xf16> -> !tile.shared<64x128xf16>
+    // CHECK: tile.gemm %{{.*}}, %{{.*}}, %{{.*}} : !tile.shared<64x64xf16>, !tile.shared<64x128xf16>, !tile.fragment<64x128xf32>
+    tile.gemm %a, %b, %acc : !tile.shared<64x64xf16>, !tile.shared<64x128xf16>, !tile.fragment<64x128xf32>
+  }
+  // CHECK: tile.gemm {{.*}} {transpose_b}
+  %sq = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  tile.gemm %a, %a, %sq {transpose_b} : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
+  // CHECK: tile.reduce max %{{.*}} -> %{{.*}} {clear, dim = 1 : i64} : !tile.fragment<64x128xf32> -> !tile.fragment<64xf32>
+  tile.reduce max %acc -> %row {dim = 1 : i64, clear} : !tile.fragment<64x128xf32> -> !tile.fragment<64xf32>
+  // CHECK: tile.parallel ins(%{{.*}}, %{{.*}} : !tile.fragment<64x128xf32>, !tile.fragment<64xf32>) outs(%{{.*}} : !tile.fragment<64x128xf32>)
+  // CHECK: arith.subf
+  // CHECK: tile.yield %{{.*}} : f32
+  tile.parallel ins(%acc, %row : !tile.fragment<64x128xf32>, !tile.fragment<64xf32>)
+      outs(%acc : !tile.fragment<64x128xf32>) attributes {indexing_maps = [
+        affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>,
+        affine_map<(i, j) -> (i, j)>]} {
+  ^bb0(%x: f32, %m: f32, %o: f32):
+    %y = arith.subf %x, %m : f32
+    tile.yield %y : f32
+  }
+  // CHECK: tile.copy %{{.*}} -> %[[C]][%{{.*}}, %{{.*}}] : !tile.fragment<64x128xf32> -> memref<?x?xf32>
+  tile.copy %acc -> %C[%bx, %bz] : !tile.fragment<64x128xf32> -> memref<?x?xf32>
+}

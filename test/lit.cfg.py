@@ -1,0 +1,57 @@
+# -*- Python -*-
+# lit configuration of the tile-mlir tests.
+
+import os
+import subprocess
+
+import lit.formats
+from lit.llvm import llvm_config
+
+# Run from the source tree without a build directory's site config, e.g. on
+# a GPU machine with prebuilt tools: `lit -Dtile_tools=DIR test/Integration`
+# where DIR holds tile-run, FileCheck and not.
+if not hasattr(config, "tile_obj_root"):
+    import lit.llvm
+    if "tile_tools" not in lit_config.params:
+        lit_config.fatal("run lit on the build directory's test/ folder, or "
+                         "pass -Dtile_tools=DIR (prebuilt tools)")
+    tools = os.path.abspath(lit_config.params["tile_tools"])
+    config.tile_src_root = os.path.dirname(os.path.dirname(__file__))
+    config.tile_obj_root = os.path.join(tools, "..")
+    config.tile_tools_dir = tools
+    config.llvm_tools_dir = tools
+    config.cuda_bin_dir = os.path.join(
+        os.environ.get("CUDA_HOME", "/usr/local/cuda"), "bin")
+    lit.llvm.initialize(lit_config, config)
+
+config.name = "TILE"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tile_obj_root, "test")
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%tile_src_root", config.tile_src_root))
+config.substitutions.append(("%tile_obj_root", config.tile_obj_root))
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP",
+                                     "CUDA_HOME", "TILE_RT_LIBCUDA"])
+llvm_config.use_default_substitutions()
+for d in [config.cuda_bin_dir, config.llvm_tools_dir, config.tile_tools_dir]:
+    llvm_config.with_environment("PATH", d, append_path=True)
+# ptxas for gpu-module-to-binary.
+config.environment["CUDA_HOME"] = os.path.dirname(config.cuda_bin_dir)
+
+# GPU tests (`REQUIRES: cuda`) run only where the runtime finds a device.
+def has_gpu():
+    probe = os.path.join(config.tile_tools_dir, "tile-run")
+    if not os.path.exists(probe):
+        return False
+    try:
+        r = subprocess.run([probe, "--probe"], capture_output=True, timeout=60)
+        return r.returncode == 0
+    except Exception:
+        return False
+
+if has_gpu():
+    config.available_features.add("cuda")
