@@ -1,0 +1,42 @@
+//===- Pipelines.h - Registered tile compilation pipelines ------*- C++ -*-===//
+
+#ifndef TILE_PIPELINES_PIPELINES_H
+#define TILE_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassOptions.h"
+#include <string>
+
+namespace mlir {
+class OpPassManager;
+namespace tile {
+
+/// Options of the `tile-to-ptx` and `tile-to-cubin` pipelines.
+struct TileToBinaryOptions : public PassPipelineOptions<TileToBinaryOptions> {
+  PassOptions::Option<std::string> chip{*this, "chip",
+                                        llvm::cl::desc("Target chip"),
+                                        llvm::cl::init("sm_90a")};
+  PassOptions::Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("PTX features (the PTX ISA version, e.g. +ptx80)"),
+      llvm::cl::init("+ptx80")};
+  PassOptions::Option<int> optLevel{*this, "opt-level",
+                                    llvm::cl::desc("LLVM optimisation level"),
+                                    llvm::cl::init(3)};
+};
+
+/// What the pipeline ends in.
+enum class BinaryFormat { Ptx, Cubin, None };
+
+/// Lowers tile kernels to NVVM/LLVM inside gpu.modules and, unless `format`
+/// is None, serialises them into a gpu.binary holding PTX or a cubin.
+void buildTileToBinaryPipeline(OpPassManager &pm,
+                               const TileToBinaryOptions &options,
+                               BinaryFormat format);
+
+/// Registers `tile-to-llvm`, `tile-to-ptx` and `tile-to-cubin`.
+void registerTilePipelines();
+
+} // namespace tile
+} // namespace mlir
+
+#endif // TILE_PIPELINES_PIPELINES_H

@@ -1,0 +1,200 @@
+//===- GemmSM90.cpp - tile.gemm as warpgroup MMA (wgmma) ----------------===//
+//
+// Each warpgroup computes its rows of C with m64nNk16 wgmma instructions
+// whose A and B operands are read from shared memory through matrix
+// descriptors computed here (PTX ISA 9.7.15.5.1.2), for the 128-byte swizzled
+// panel layout that the TMA loads produce (Planning.cpp):
+//
+//   A (M x K, K-major): a panel holds 64 f16 of K for every row; an m64 tile
+//     is 64 rows x 128 B; a k16 step moves 32 B within the panel.
+//     LBO unused (16 B), SBO = 1024 B (8 rows).
+//   B (K x N, N-major; "transposed" in PTX terms): a panel holds 64 f16 of N
+//     for every k row; a k16 step moves 16 rows (2 KB); the N extent spans
+//     panels, so LBO = the panel size, SBO = 1024 B (8 k rows).
+//   B (N x K, K-major, `transpose_b`): laid out like A.
+//
+// The accumulator registers go through the instruction as an LLVM struct,
+// and through the final wait as tied inline-asm operands, so that no read of
+// them can be scheduled before the wgmma that writes them has completed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelLowering.h"
+#include "SM90.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+/// The 64-bit wgmma matrix descriptor of the operand at shared address
+/// `addr` (i64) with the given leading and stride byte offsets.
+static Value makeDescriptor(KernelLowering &k, Value addr,
+                            int64_t leadingBytes, int64_t strideBytes) {
+  OpBuilder &b = k.b;
+  Location l = k.loc();
+  Value start = arith::AndIOp::create(
+      b, l,
+      arith::ShRUIOp::create(b, l, addr, k.i64(sm90::kDescAddressShift)),
+      k.i64(sm90::kDescFieldMask));
+  uint64_t fields =
+      (((uint64_t)leadingBytes >> sm90::kDescAddressShift) &
+       sm90::kDescFieldMask)
+          << sm90::kDescLeadingOffsetBit |
+      (((uint64_t)strideBytes >> sm90::kDescAddressShift) &
+       sm90::kDescFieldMask)
+          << sm90::kDescStrideOffsetBit |
+      sm90::kDescSwizzle128B;
+  return arith::OrIOp::create(b, l, start, k.i64((int64_t)fields));
+}
+
+static LLVM::LLVMStructType accumulatorStruct(MLIRContext *ctx, int64_t n) {
+  return LLVM::LLVMStructType::getLiteral(
+      ctx, SmallVector<Type>(n, Float32Type::get(ctx)));
+}
+
+/// Packs registers [first, first+n) of `regs` into a struct.
+static Value loadStruct(KernelLowering &k, Value regs, int64_t first,
+                        int64_t n) {
+  OpBuilder &b = k.b;
+  Location l = k.loc();
+  Value s = LLVM::UndefOp::create(b, l, accumulatorStruct(b.getContext(), n));
+  for (int64_t i = 0; i < n; ++i) {
+    Value v = memref::LoadOp::create(b, l, regs, ValueRange{k.index(first + i)});
+    s = LLVM::InsertValueOp::create(b, l, s, v, i);
+  }
+  return s;
+}
+
+static void storeStruct(KernelLowering &k, Value s, Value regs, int64_t first,
+                        int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    Value v = LLVM::ExtractValueOp::create(k.b, k.loc(), s, i);
+    memref::StoreOp::create(k.b, k.loc(), v, regs,
+                            ValueRange{k.index(first + i)});
+  }
+}
+
+void KernelLowering::emitWgmmaWait(int64_t pending,
+                                   ArrayRef<Value> accumulators) {
+  SmallVector<Value> values;
+  SmallVector<std::pair<Value, int64_t>> slots;
+  for (Value acc : accumulators) {
+    const FragmentStorage &f = fragments.lookup(acc);
+    for (int64_t i = 0, e = f.layout.regsPerThread(); i < e; ++i) {
+      values.push_back(
+          memref::LoadOp::create(b, loc(), f.regs, ValueRange{index(i)}));
+      slots.push_back({f.regs, i});
+    }
+  }
+  std::string constraints;
+  for (size_t i = 0; i < values.size(); ++i)
+    constraints += "=f,";
+  for (size_t i = 0; i < values.size(); ++i)
+    constraints += std::to_string(i) + (i + 1 < values.size() ? "," : "");
+  if (values.empty())
+    constraints = "";
+  std::string text =
+      "wgmma.wait_group.sync.aligned " + std::to_string(pending) + ";";
+  Type result = values.empty()
+                    ? Type()
+                    : accumulatorStruct(b.getContext(), values.size());
+  auto asmOp = LLVM::InlineAsmOp::create(
+      b, loc(), result, values, text, constraints, /*has_side_effects=*/true,
+      /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      ArrayAttr());
+  for (auto [i, slot] : llvm::enumerate(slots)) {
+    Value v = LLVM::ExtractValueOp::create(b, loc(), asmOp.getRes(), i);
+    memref::StoreOp::create(b, loc(), v, slot.first,
+                            ValueRange{index(slot.second)});
+  }
+}
+
+LogicalResult KernelLowering::lowerGemm(GemmOp op) {
+  MLIRContext *ctx = b.getContext();
+  const FragmentStorage &acc = fragments.lookup(op.getC());
+  const FragmentLayout &layout = acc.layout;
+  const SharedTilePlan &a = sharedTiles.lookup(op.getA());
+  const SharedTilePlan &bt = sharedTiles.lookup(op.getB());
+  Type elt = cast<SharedType>(op.getA().getType()).getElementType();
+  NVVM::WGMMATypes inType =
+      elt.isF16() ? NVVM::WGMMATypes::f16 : NVVM::WGMMATypes::bf16;
+  int64_t n = layout.cols;
+  int64_t regsPerTile = layout.regsPerMTile();
+  int64_t kBytes = a.cols * a.eltBytes;
+  int64_t kSteps = kBytes / sm90::kWgmmaKBytes;
+  int64_t rowsPerWarpgroup = layout.rows / layout.warpgroups;
+  bool kMajorB = op.getTransposeB();
+
+  // This warpgroup's rows of A start rowsPerWarpgroup * 128 B into a panel.
+  Value warpgroup = arith::DivUIOp::create(b, loc(), threadId,
+                                           index(sm90::kWarpgroupSize));
+  Value rowOffset = arith::IndexCastOp::create(
+      b, loc(), b.getI64Type(),
+      arith::MulIOp::create(b, loc(), warpgroup,
+                            index(rowsPerWarpgroup * sm90::kSwizzleBytes)));
+  Value aBase = arith::AddIOp::create(b, loc(), sharedTileAddress(op.getA()),
+                                      rowOffset);
+  Value bBase = sharedTileAddress(op.getB());
+
+  SmallVector<Value> accs;
+  for (int64_t mt = 0; mt < layout.mTilesPerWarpgroup(); ++mt)
+    accs.push_back(loadStruct(*this, acc.regs, mt * regsPerTile, regsPerTile));
+
+  NVVM::WgmmaFenceAlignedOp::create(b, loc());
+  auto shape = NVVM::MMAShapeAttr::get(ctx, sm90::kWgmmaM, n,
+                                       sm90::kWgmmaKBytes / a.eltBytes);
+  auto one = NVVM::WGMMAScaleIn::one;
+  for (int64_t kk = 0; kk < kSteps; ++kk) {
+    int64_t kByte = kk * sm90::kWgmmaKBytes;
+    int64_t kPanel = kByte / sm90::kSwizzleBytes;
+    int64_t kInPanel = kByte % sm90::kSwizzleBytes;
+    Value bDesc;
+    if (kMajorB) {
+      Value addr = arith::AddIOp::create(
+          b, loc(), bBase, i64(kPanel * bt.panelBytes() + kInPanel));
+      bDesc = makeDescriptor(*this, addr, 16, sm90::kSwizzleAtomBytes);
+    } else {
+      int64_t kRows = kByte / bt.eltBytes;
+      Value addr = arith::AddIOp::create(
+          b, loc(), bBase, i64(kRows * sm90::kSwizzleBytes));
+      bDesc = makeDescriptor(*this, addr, bt.panelBytes(),
+                             sm90::kSwizzleAtomBytes);
+    }
+    for (int64_t mt = 0; mt < layout.mTilesPerWarpgroup(); ++mt) {
+      int64_t aOff = kPanel * a.panelBytes() +
+                     mt * sm90::kWgmmaM * sm90::kSwizzleBytes + kInPanel;
+      Value aDesc = makeDescriptor(
+          *this, arith::AddIOp::create(b, loc(), aBase, i64(aOff)), 16,
+          sm90::kSwizzleAtomBytes);
+      accs[mt] = NVVM::WgmmaMmaAsyncOp::create(
+          b, loc(), accs[mt].getType(), accs[mt], aDesc, bDesc, shape, inType,
+          inType, NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one, one, one,
+          NVVM::MMALayout::row,
+          kMajorB ? NVVM::MMALayout::col : NVVM::MMALayout::row,
+          NVVM::MMAIntOverflowAttr());
+    }
+  }
+  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc());
+  for (int64_t mt = 0; mt < layout.mTilesPerWarpgroup(); ++mt)
+    storeStruct(*this, accs[mt], acc.regs, mt * regsPerTile, regsPerTile);
+
+  // Inside a pipelined loop, leave this group in flight while the next
+  // iteration's operands arrive, unless something later in the body reads C.
+  bool laterUse = false;
+  for (Operation *next = op->getNextNode(); next; next = next->getNextNode())
+    laterUse |= llvm::is_contained(next->getOperands(), op.getC());
+  bool inLoop = isa<PipelinedOp>(op->getParentOp());
+  if (inLoop && !laterUse) {
+    emitWgmmaWait(1, {op.getC()});
+    if (!llvm::is_contained(pendingAccumulators, op.getC()))
+      pendingAccumulators.push_back(op.getC());
+  } else {
+    emitWgmmaWait(0, {op.getC()});
+  }
+  return success();
+}

@@ -1,0 +1,144 @@
+//===- KernelLowering.h - State of lowering one tile.kernel -----*- C++ -*-===//
+//
+// The sm_90a lowering of a tile.kernel is a walk over its body that emits the
+// gpu.func's body: planning (shared-memory offsets, TMA descriptors, fragment
+// layouts) happens first, on the tile IR, so that every diagnostic is issued
+// before any code is generated; emission follows, one file per concern.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_LIB_CONVERSION_TILETONVGPU_KERNELLOWERING_H
+#define TILE_LIB_CONVERSION_TILETONVGPU_KERNELLOWERING_H
+
+#include "tile/Dialect/Tile/IR/TileOps.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/MapVector.h"
+
+#include <string>
+
+namespace mlir::tile {
+
+/// Where a shared tile lives: `stages` copies of `stageBytes` from `offset`
+/// in the dynamic shared memory. Each copy is stored as column panels of 128
+/// bytes per row (`panelCols` elements), panel p at p * rows * 128 bytes,
+/// 128-byte swizzled.
+struct SharedTilePlan {
+  int64_t offset = 0;
+  int64_t rows = 0, cols = 0;
+  int64_t panelCols = 0;
+  int64_t stageBytes = 0;
+  int64_t stages = 1;
+  int64_t eltBytes = 0;
+  int64_t panelBytes() const { return rows * panelCols * eltBytes; }
+};
+
+/// A TMA descriptor parameter of the kernel: over kernel argument `arg`, with
+/// a 2-d box of `boxCols` (innermost) by `boxRows` elements.
+struct TensorMapPlan {
+  unsigned arg = 0;
+  Type elementType;
+  int64_t boxCols = 0, boxRows = 0;
+  nvgpu::TensorMapDescriptorType type;
+  Value descriptor; ///< the kernel parameter, once the gpu.func exists
+};
+
+/// Which thread holds which element of a fragment. So far the only layout is
+/// the wgmma accumulator's (PTX ISA 9.7.15.5.1, "Register Fragments, D"):
+/// warpgroup g of the block owns rows [g*rows/W, (g+1)*rows/W) in m64 tiles;
+/// in each, register i of lane l of warp w holds
+///   row = 16w + l/4 + 8*((i/2)%2),  col = 8*(i/4) + 2*(l%4) + i%2.
+struct FragmentLayout {
+  int64_t rows = 0, cols = 0;
+  int64_t warpgroups = 1;
+  int64_t mTilesPerWarpgroup() const { return rows / warpgroups / 64; }
+  int64_t regsPerMTile() const { return cols / 2; }
+  int64_t regsPerThread() const { return mTilesPerWarpgroup() * regsPerMTile(); }
+};
+
+struct FragmentStorage {
+  FragmentLayout layout;
+  Value regs; ///< memref<N x T> per-thread registers (an alloca promoted by SROA)
+};
+
+/// Emission state for one kernel.
+class KernelLowering {
+public:
+  KernelLowering(KernelOp kernel, gpu::GPUModuleOp gpuModule)
+      : kernel(kernel), gpuModule(gpuModule), b(kernel.getContext()),
+        threads(kernel.getThreads()) {}
+
+  /// Checks the kernel and plans its resources. Emits diagnostics on failure.
+  LogicalResult plan();
+  /// Creates the gpu.func and its body.
+  LogicalResult emit();
+  /// The kernel's launch record (docs/KernelABI.md).
+  std::string kernelInfo();
+
+  // ---- Emission helpers, used by the per-op lowerings. ----
+  Value index(int64_t v);
+  Value i64(int64_t v);
+  Location loc() { return kernel.getLoc(); }
+  /// Emits `scf.if cond { body() }` / `scf.for %i = lb to ub { body(%i) }`
+  /// with the builder inside while `body` runs.
+  void emitIf(Value cond, llvm::function_ref<void()> body);
+  void emitFor(Value lb, Value ub, llvm::function_ref<void(Value)> body);
+  /// Lowers the ops of `block` in order (a kernel or pipelined body).
+  LogicalResult lowerBlock(Block &block);
+  /// Byte address (in the shared window) of `tile`'s current stage.
+  Value sharedTileAddress(Value tile);
+  /// A memref view of panel `panel` of stage `stage` of a shared tile.
+  Value sharedPanelView(Value tile, Value stage, int64_t panel);
+
+  // ---- Per-op lowerings (one file each). ----
+  LogicalResult lowerPipelined(PipelinedOp op);
+  LogicalResult lowerGemm(GemmOp op);
+  LogicalResult lowerFill(FillOp op);
+  LogicalResult lowerCopy(CopyOp op);
+  /// Waits for all outstanding wgmma groups, threading the registers of the
+  /// given accumulators through the wait so nothing reads them early.
+  void emitWgmmaWait(int64_t pending, ArrayRef<Value> accumulators);
+
+  // ---- Planning helpers. ----
+  LogicalResult planSharedTiles();
+  LogicalResult planFragments();
+
+  KernelOp kernel;
+  gpu::GPUModuleOp gpuModule;
+  OpBuilder b;
+  int64_t threads;
+  IRMapping map;
+  gpu::GPUFuncOp func;
+
+  llvm::MapVector<Value, SharedTilePlan> sharedTiles;
+  int64_t sharedBytes = 0;
+  SmallVector<TensorMapPlan> tensorMaps;
+  /// The TMA descriptor (index into tensorMaps) of each pipelined copy.
+  DenseMap<Operation *, unsigned> copyTensorMap;
+  llvm::MapVector<Value, FragmentStorage> fragments;
+
+  Value threadId;     ///< gpu.thread_id x
+  Value sharedBase;   ///< memref<?xi8, workgroup>: the dynamic shared memory
+  Value sharedAddr;   ///< i64 shared-window address of sharedBase
+  Value currentStage; ///< the ring slot of the pipelined iteration being lowered
+  /// Accumulators whose last wgmma group may still be in flight.
+  SmallVector<Value> pendingAccumulators;
+};
+
+/// Name of the gpu.module that holds every lowered kernel, and of the extern
+/// dynamic shared-memory symbol in it.
+constexpr llvm::StringLiteral kKernelModuleName = "tile_kernels";
+constexpr llvm::StringLiteral kSharedMemorySymbol = "tile_smem";
+/// Attribute names shared with the rest of the pipeline.
+constexpr llvm::StringLiteral kKernelInfoAttr = "tile.kernel_info";
+constexpr llvm::StringLiteral kTensorMapArgsAttr = "tile.tensormap_args";
+
+/// The dtype spelling of docs/KernelABI.md (f16, bf16, f32, i32, ...).
+std::string abiTypeName(Type t);
+
+} // namespace mlir::tile
+
+#endif // TILE_LIB_CONVERSION_TILETONVGPU_KERNELLOWERING_H

@@ -1,0 +1,183 @@
+//===- Pipelined.cpp - tile.pipelined as a TMA + mbarrier ring ----------===//
+//
+// A pipelined loop of S stages becomes:
+//
+//   leader thread: init S mbarriers; prefetch the TMA descriptors
+//   barrier
+//   leader: for s < min(S, n): issue the TMA loads of iteration s into slot s
+//   for it in [0, n):
+//     wait on mbarrier[it % S] with phase (it / S) & 1
+//     the body (its pipelined copies are already in flight)
+//     barrier                      // every thread is done with slot (it-1) % S
+//     leader: if it >= 1 and it-1+S < n: load iteration it-1+S into that slot
+//   wait for the last wgmma group
+//
+// The slot of iteration it-1 is refilled only after iteration it, because a
+// tile.gemm leaves its last wgmma group in flight across one iteration.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelLowering.h"
+#include "SM90.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+/// Recomputes `v`, defined in the loop body `body`, for the iteration whose
+/// induction variable is `iv`, by cloning the pure ops it depends on.
+static FailureOr<Value> materializeAt(OpBuilder &b, Value v, Block &body,
+                                      IRMapping &local, IRMapping &outer) {
+  if (Value known = local.lookupOrNull(v))
+    return known;
+  Operation *def = v.getDefiningOp();
+  if (!def || def->getBlock() != &body) {
+    Value outside = outer.lookupOrNull(v);
+    if (!outside)
+      return failure();
+    local.map(v, outside);
+    return outside;
+  }
+  if (!isPure(def) || def->getNumRegions() != 0)
+    return failure();
+  for (Value operand : def->getOperands())
+    if (failed(materializeAt(b, operand, body, local, outer)))
+      return failure();
+  b.clone(*def, local);
+  return local.lookup(v);
+}
+
+LogicalResult KernelLowering::lowerPipelined(PipelinedOp op) {
+  Location l = op.getLoc();
+  MLIRContext *ctx = b.getContext();
+  int64_t stages = op.getNumStages();
+  Block &body = op.getBody().front();
+
+  SmallVector<CopyOp> loads;
+  int64_t txBytes = 0;
+  for (auto copy : body.getOps<CopyOp>()) {
+    if (!copyTensorMap.count(copy))
+      continue;
+    loads.push_back(copy);
+    txBytes += sharedTiles.lookup(copy.getDest()).stageBytes;
+  }
+  // Check that every load's offsets can be recomputed for a later iteration
+  // before emitting anything.
+  for (CopyOp copy : loads)
+    for (Value offset : copy.getSourceOffsets())
+      if (Operation *def = offset.getDefiningOp();
+          def && def->getBlock() == &body && (!isPure(def) || def->getNumRegions()))
+        return copy.emitOpError("the offsets of a pipelined copy must be pure "
+                                "functions of the iteration");
+
+  Value lb = map.lookup(op.getLower()), ub = map.lookup(op.getUpper());
+  Value step = map.lookup(op.getStep());
+  Value span = arith::MaxSIOp::create(
+      b, l, arith::SubIOp::create(b, l, ub, lb), index(0));
+  Value numIters = arith::CeilDivSIOp::create(b, l, span, step);
+  Value cStages = index(stages);
+
+  auto barType = nvgpu::MBarrierGroupType::get(
+      ctx, gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup),
+      stages);
+  Value bars = nvgpu::MBarrierCreateOp::create(b, l, barType);
+  Value isLeader = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                         threadId, index(0));
+  SmallVector<unsigned> usedMaps;
+  for (CopyOp copy : loads)
+    if (!llvm::is_contained(usedMaps, copyTensorMap.lookup(copy)))
+      usedMaps.push_back(copyTensorMap.lookup(copy));
+  emitIf(isLeader, [&] {
+    for (int64_t s = 0; s < stages; ++s)
+      nvgpu::MBarrierInitOp::create(b, l, bars, index(1), index(s), Value());
+    for (unsigned t : usedMaps)
+      nvgpu::TmaPrefetchOp::create(b, l, tensorMaps[t].descriptor, Value());
+  });
+  gpu::BarrierOp::create(b, l);
+
+  // Issues the loads of iteration `iter` into ring slot `slot` (leader only).
+  auto issue = [&](Value slot, Value iter) -> LogicalResult {
+    Value iv = arith::AddIOp::create(
+        b, l, lb, arith::MulIOp::create(b, l, iter, step));
+    nvgpu::MBarrierArriveExpectTxOp::create(b, l, bars, index(txBytes), slot,
+                                            Value());
+    for (CopyOp copy : loads) {
+      IRMapping local;
+      local.map(body.getArgument(0), iv);
+      auto row = materializeAt(b, copy.getSourceOffsets()[0], body, local, map);
+      auto col = materializeAt(b, copy.getSourceOffsets()[1], body, local, map);
+      if (failed(row) || failed(col))
+        return copy.emitOpError("cannot recompute the copy offsets for a "
+                                "later iteration");
+      const SharedTilePlan &p = sharedTiles.lookup(copy.getDest());
+      const TensorMapPlan &t = tensorMaps[copyTensorMap.lookup(copy)];
+      for (int64_t panel = 0; panel < p.cols / p.panelCols; ++panel) {
+        Value view = sharedPanelView(copy.getDest(), slot, panel);
+        Value x = arith::AddIOp::create(b, l, *col,
+                                        index(panel * p.panelCols));
+        nvgpu::TmaAsyncLoadOp::create(b, l, view, bars, t.descriptor,
+                                      ValueRange{x, *row}, slot, Value(),
+                                      Value());
+      }
+    }
+    return success();
+  };
+
+  // Prologue: the first min(S, n) iterations.
+  LogicalResult status = success();
+  emitIf(isLeader, [&] {
+    emitFor(index(0), cStages, [&](Value s) {
+      Value live = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, s,
+                                         numIters);
+      emitIf(live, [&] { status = issue(s, s); });
+    });
+  });
+  if (failed(status))
+    return failure();
+
+  // Steady state.
+  auto loop = scf::ForOp::create(b, l, index(0), numIters, index(1));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value it = loop.getInductionVar();
+  Value slot = arith::RemUIOp::create(b, l, it, cStages);
+  Value round = arith::DivUIOp::create(b, l, it, cStages);
+  Value parity = arith::IndexCastOp::create(
+      b, l, b.getI1Type(), arith::RemUIOp::create(b, l, round, index(2)));
+  nvgpu::MBarrierTryWaitParityOp::create(b, l, bars, parity,
+                                         index(sm90::kMbarrierTicks), slot);
+  map.map(body.getArgument(0),
+          arith::AddIOp::create(b, l, lb,
+                                arith::MulIOp::create(b, l, it, step)));
+  currentStage = slot;
+  if (failed(lowerBlock(body)))
+    return failure();
+  currentStage = Value();
+  gpu::BarrierOp::create(b, l);
+  Value prev = arith::SubIOp::create(b, l, it, index(1));
+  Value next = arith::AddIOp::create(b, l, prev, cStages);
+  Value refill = arith::AndIOp::create(
+      b, l, isLeader,
+      arith::AndIOp::create(
+          b, l,
+          arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, it, index(1)),
+          arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, next,
+                                numIters)));
+  emitIf(refill, [&] {
+    status = issue(arith::RemUIOp::create(b, l, prev, cStages), next);
+  });
+  if (failed(status))
+    return failure();
+
+  // Drain: nothing after the loop may see an accumulator still in flight.
+  b.setInsertionPointAfter(loop);
+  if (!pendingAccumulators.empty()) {
+    emitWgmmaWait(0, pendingAccumulators);
+    pendingAccumulators.clear();
+  }
+  return success();
+}

@@ -1,0 +1,156 @@
+//===- Planning.cpp - Resource planning for the sm_90a lowering ---------===//
+//
+// Decides, before any code is emitted, where each shared tile lives, which
+// TMA descriptors the kernel takes and the layout of each fragment, and
+// rejects what the sm_90a path cannot lower with a diagnostic at the op.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelLowering.h"
+#include "SM90.h"
+
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+static int64_t bytesOf(Type t) { return t.getIntOrFloatBitWidth() / 8; }
+
+LogicalResult KernelLowering::plan() {
+  if (failed(planSharedTiles()) || failed(planFragments()))
+    return failure();
+  return success();
+}
+
+/// The stage count of each shared tile is that of the pipelined loop whose
+/// copies fill it; each such copy reads a kernel argument through TMA.
+LogicalResult KernelLowering::planSharedTiles() {
+  Block &body = kernel.getBodyBlock();
+  DenseMap<Value, int64_t> stagesOf;
+  for (auto loop : body.getOps<PipelinedOp>()) {
+    for (auto copy : loop.getBody().front().getOps<CopyOp>()) {
+      if (!isa<MemRefType>(copy.getSource().getType()) ||
+          !isa<SharedType>(copy.getDest().getType()))
+        continue;
+      auto arg = dyn_cast<BlockArgument>(copy.getSource());
+      if (!arg || arg.getOwner() != &body)
+        return copy.emitOpError("a global-to-shared copy reads a tile.kernel "
+                                "argument directly (it becomes a TMA load)");
+      int64_t &stages = stagesOf[copy.getDest()];
+      if (stages && stages != loop.getNumStages())
+        return copy.emitOpError("the shared tile is filled by pipelined loops "
+                                "of different num_stages");
+      stages = loop.getNumStages();
+    }
+  }
+  for (auto alloc : body.getOps<AllocSharedOp>()) {
+    SharedType type = alloc.getType();
+    if (type.getShape().size() != 2)
+      return alloc.emitOpError("sm_90a lowers 2-d shared tiles, got rank ")
+             << type.getShape().size();
+    SharedTilePlan p;
+    p.rows = type.getShape()[0];
+    p.cols = type.getShape()[1];
+    p.eltBytes = bytesOf(type.getElementType());
+    int64_t rowBytes = p.cols * p.eltBytes;
+    if (rowBytes % sm90::kSwizzleBytes != 0)
+      return alloc.emitOpError("a shared tile row (")
+             << p.cols << " x " << type.getElementType() << " = " << rowBytes
+             << " bytes) must be a multiple of the " << sm90::kSwizzleBytes
+             << "-byte swizzle width on sm_90a, e.g. "
+             << sm90::kSwizzleBytes / p.eltBytes << " elements";
+    if (p.rows % sm90::kSwizzleAtomRows != 0 || p.rows > sm90::kTmaMaxBoxDim)
+      return alloc.emitOpError("a shared tile has a multiple of ")
+             << sm90::kSwizzleAtomRows << " rows, at most "
+             << sm90::kTmaMaxBoxDim << " (one TMA box), got " << p.rows;
+    p.panelCols = sm90::kSwizzleBytes / p.eltBytes;
+    p.stageBytes = p.rows * rowBytes;
+    p.stages = stagesOf.lookup(alloc.getResult());
+    if (p.stages == 0)
+      p.stages = 1;
+    p.offset = llvm::alignTo(sharedBytes, sm90::kSwizzleAtomBytes);
+    sharedBytes = p.offset + p.stages * p.stageBytes;
+    sharedTiles[alloc.getResult()] = p;
+  }
+  if (sharedBytes > sm90::kMaxDynamicSharedBytes)
+    return kernel.emitOpError("needs ")
+           << sharedBytes << " bytes of shared memory for its tiles and "
+           << "pipeline stages; sm_90a allows " << sm90::kMaxDynamicSharedBytes
+           << " (reduce num_stages or the tile sizes)";
+
+  // One TMA descriptor per (argument, box): panels of a tile share it.
+  for (auto loop : body.getOps<PipelinedOp>()) {
+    for (auto copy : loop.getBody().front().getOps<CopyOp>()) {
+      auto it = sharedTiles.find(copy.getDest());
+      if (!isa<MemRefType>(copy.getSource().getType()) ||
+          it == sharedTiles.end())
+        continue;
+      const SharedTilePlan &p = it->second;
+      unsigned arg = cast<BlockArgument>(copy.getSource()).getArgNumber();
+      auto found = llvm::find_if(tensorMaps, [&](const TensorMapPlan &t) {
+        return t.arg == arg && t.boxCols == p.panelCols && t.boxRows == p.rows;
+      });
+      if (found == tensorMaps.end()) {
+        TensorMapPlan t;
+        t.arg = arg;
+        t.elementType = cast<SharedType>(copy.getDest().getType())
+                            .getElementType();
+        t.boxCols = p.panelCols;
+        t.boxRows = p.rows;
+        auto box = MemRefType::get(
+            {p.rows, p.panelCols}, t.elementType, MemRefLayoutAttrInterface(),
+            gpu::AddressSpaceAttr::get(b.getContext(),
+                                       gpu::AddressSpace::Workgroup));
+        t.type = nvgpu::TensorMapDescriptorType::get(
+            b.getContext(), box, nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
+            nvgpu::TensorMapL2PromoKind::L2PROMO_256B,
+            nvgpu::TensorMapOOBKind::OOB_ZERO,
+            nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
+        tensorMaps.push_back(t);
+        found = std::prev(tensorMaps.end());
+      }
+      copyTensorMap[copy] = found - tensorMaps.begin();
+    }
+  }
+  return success();
+}
+
+/// A fragment takes the layout of the tile.gemm that accumulates into it.
+LogicalResult KernelLowering::planFragments() {
+  for (auto alloc : kernel.getBodyBlock().getOps<AllocFragmentOp>()) {
+    FragmentType type = alloc.getType();
+    GemmOp gemm;
+    for (Operation *user : alloc.getResult().getUsers())
+      if (auto g = dyn_cast<GemmOp>(user); g && g.getC() == alloc.getResult())
+        gemm = g;
+    if (!gemm)
+      return alloc.emitOpError("has no layout: on sm_90a a fragment must be "
+                               "the accumulator of a tile.gemm");
+    if (threads % sm90::kWarpgroupSize != 0)
+      return gemm.emitOpError("warpgroup MMA needs whole warpgroups: threads (")
+             << threads << ") must be a multiple of " << sm90::kWarpgroupSize;
+    FragmentLayout layout;
+    layout.rows = type.getShape()[0];
+    layout.cols = type.getShape()[1];
+    layout.warpgroups = threads / sm90::kWarpgroupSize;
+    if (layout.rows % (sm90::kWgmmaM * layout.warpgroups) != 0)
+      return gemm.emitOpError("M (")
+             << layout.rows << ") must be a multiple of " << sm90::kWgmmaM
+             << " x " << layout.warpgroups
+             << " warpgroups: each warpgroup issues m64 wgmma instructions";
+    if (layout.cols % sm90::kWgmmaNStep != 0 ||
+        layout.cols > sm90::kWgmmaMaxN)
+      return gemm.emitOpError("N (")
+             << layout.cols << ") must be a multiple of " << sm90::kWgmmaNStep
+             << " and at most " << sm90::kWgmmaMaxN << " for wgmma";
+    if (gemm.getTransposeA())
+      return gemm.emitOpError("transpose_a is not lowered on sm_90a; store A "
+                              "as M x K");
+    if (!sharedTiles.count(gemm.getA()) || !sharedTiles.count(gemm.getB()))
+      return gemm.emitOpError("A and B must be tile.alloc_shared tiles");
+    FragmentStorage storage;
+    storage.layout = layout;
+    fragments[alloc.getResult()] = storage;
+  }
+  return success();
+}

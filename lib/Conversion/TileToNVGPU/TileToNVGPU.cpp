@@ -1,0 +1,287 @@
+//===- TileToNVGPU.cpp - The convert-tile-to-nvgpu pass -----------------===//
+//
+// Outlines every tile.kernel into a gpu.func with the kernel ABI of
+// docs/KernelABI.md and lowers its body for sm_90a; the per-op lowerings are
+// in their own files (Pipelined.cpp, GemmSM90.cpp, Fragments.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelLowering.h"
+#include "SM90.h"
+#include "tile/Conversion/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_CONVERTTILETONVGPU
+#include "tile/Conversion/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+using namespace mlir::tile;
+
+std::string tile::abiTypeName(Type t) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  t.print(os);
+  return s;
+}
+
+Value KernelLowering::index(int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc(), v);
+}
+
+Value KernelLowering::i64(int64_t v) {
+  return arith::ConstantIntOp::create(b, loc(), v, 64);
+}
+
+void KernelLowering::emitIf(Value cond, llvm::function_ref<void()> body) {
+  auto op = scf::IfOp::create(b, loc(), cond, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(op.thenYield());
+  body();
+}
+
+void KernelLowering::emitFor(Value lb, Value ub,
+                             llvm::function_ref<void(Value)> body) {
+  auto op = scf::ForOp::create(b, loc(), lb, ub, index(1));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(op.getBody()->getTerminator());
+  body(op.getInductionVar());
+}
+
+Value KernelLowering::sharedPanelView(Value tile, Value stage, int64_t panel) {
+  const SharedTilePlan &p = sharedTiles.lookup(tile);
+  Value offset = arith::AddIOp::create(
+      b, loc(), arith::MulIOp::create(b, loc(), stage, index(p.stageBytes)),
+      index(p.offset + panel * p.panelBytes()));
+  Type elt = cast<SharedType>(tile.getType()).getElementType();
+  auto type = MemRefType::get(
+      {p.rows, p.panelCols}, elt, MemRefLayoutAttrInterface(),
+      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup));
+  return memref::ViewOp::create(b, loc(), type, sharedBase, offset,
+                                ValueRange{});
+}
+
+Value KernelLowering::sharedTileAddress(Value tile) {
+  const SharedTilePlan &p = sharedTiles.lookup(tile);
+  Value stage = currentStage ? currentStage : index(0);
+  Value off = arith::MulIOp::create(b, loc(), stage, index(p.stageBytes));
+  off = arith::AddIOp::create(b, loc(), off, index(p.offset));
+  off = arith::IndexCastOp::create(b, loc(), b.getI64Type(), off);
+  return arith::AddIOp::create(b, loc(), sharedAddr, off);
+}
+
+LogicalResult KernelLowering::lowerBlock(Block &block) {
+  for (Operation &op : block) {
+    LogicalResult result = success();
+    if (isa<YieldOp, AllocSharedOp, AllocFragmentOp>(op))
+      continue;
+    if (auto id = dyn_cast<BlockIdOp>(op)) {
+      map.map(id.getResult(),
+              gpu::BlockIdOp::create(b, loc(), (gpu::Dimension)id.getDim()));
+    } else if (auto loop = dyn_cast<PipelinedOp>(op)) {
+      result = lowerPipelined(loop);
+    } else if (auto gemm = dyn_cast<GemmOp>(op)) {
+      result = lowerGemm(gemm);
+    } else if (auto fill = dyn_cast<FillOp>(op)) {
+      result = lowerFill(fill);
+    } else if (auto copy = dyn_cast<CopyOp>(op)) {
+      result = lowerCopy(copy);
+    } else if (isa<TileDialect>(op.getDialect())) {
+      result = op.emitOpError("is not lowered on sm_90a yet");
+    } else {
+      WalkResult nested = op.walk([](Operation *inner) {
+        return isa<TileDialect>(inner->getDialect()) ? WalkResult::interrupt()
+                                                     : WalkResult::advance();
+      });
+      if (op.getNumRegions() && nested.wasInterrupted())
+        return op.emitOpError("holds tile operations; only tile.pipelined "
+                              "may enclose them on sm_90a");
+      b.clone(op, map);
+    }
+    if (failed(result))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult KernelLowering::emit() {
+  MLIRContext *ctx = b.getContext();
+  auto global = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Global);
+  FunctionType type = kernel.getFunctionType();
+
+  // Parameters: see docs/KernelABI.md.
+  SmallVector<Type> params;
+  SmallVector<unsigned> firstParam;
+  for (Type t : type.getInputs()) {
+    firstParam.push_back(params.size());
+    auto m = dyn_cast<MemRefType>(t);
+    if (!m) {
+      params.push_back(t);
+      continue;
+    }
+    params.push_back(MemRefType::get({1}, m.getElementType(),
+                                     MemRefLayoutAttrInterface(), global));
+    params.append(2 * m.getRank(), b.getI64Type());
+  }
+  SmallVector<int64_t> tensorMapParams;
+  for (size_t i = 0; i < tensorMaps.size(); ++i) {
+    tensorMapParams.push_back(params.size());
+    params.push_back(LLVM::LLVMPointerType::get(ctx));
+  }
+
+  b.setInsertionPointToEnd(&gpuModule.getBodyRegion().front());
+  func = gpu::GPUFuncOp::create(b, loc(), kernel.getSymName(),
+                                b.getFunctionType(params, {}));
+  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  func.setKnownBlockSizeAttr(
+      b.getDenseI32ArrayAttr({(int32_t)threads, 1, 1}));
+  if (!tensorMapParams.empty())
+    func->setAttr(kTensorMapArgsAttr, b.getDenseI64ArrayAttr(tensorMapParams));
+
+  Block &entry = func.getBody().front();
+  b.setInsertionPointToStart(&entry);
+  for (auto [i, t] : llvm::enumerate(type.getInputs())) {
+    Value kernelArg = kernel.getBodyBlock().getArgument(i);
+    BlockArgument first = entry.getArgument(firstParam[i]);
+    auto m = dyn_cast<MemRefType>(t);
+    if (!m) {
+      map.map(kernelArg, first);
+      continue;
+    }
+    func.setArgAttr(firstParam[i], "llvm.align", b.getI64IntegerAttr(16));
+    int64_t rank = m.getRank();
+    SmallVector<OpFoldResult> sizes, strides;
+    SmallVector<int64_t> staticStrides(rank, ShapedType::kDynamic);
+    staticStrides.back() = 1;
+    for (int64_t d = 0; d < rank; ++d) {
+      Value size = entry.getArgument(firstParam[i] + 1 + d);
+      sizes.push_back(
+          arith::IndexCastOp::create(b, loc(), b.getIndexType(), size)
+              .getResult());
+      if (d + 1 < rank) {
+        Value stride = entry.getArgument(firstParam[i] + 1 + rank + d);
+        strides.push_back(
+            arith::IndexCastOp::create(b, loc(), b.getIndexType(), stride)
+                .getResult());
+      } else {
+        strides.push_back(b.getIndexAttr(1));
+      }
+    }
+    auto viewType = MemRefType::get(
+        SmallVector<int64_t>(rank, ShapedType::kDynamic), m.getElementType(),
+        StridedLayoutAttr::get(ctx, 0, staticStrides), global);
+    Value view = memref::ReinterpretCastOp::create(
+        b, loc(), viewType, first, b.getIndexAttr(0), sizes, strides);
+    map.map(kernelArg, view);
+  }
+  for (auto [t, p] : llvm::zip(tensorMaps, tensorMapParams))
+    t.descriptor = UnrealizedConversionCastOp::create(
+                       b, loc(), TypeRange{t.type},
+                       ValueRange{entry.getArgument(p)})
+                       .getResult(0);
+
+  threadId = gpu::ThreadIdOp::create(b, loc(), gpu::Dimension::x);
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  auto symbolType = MemRefType::get({0}, b.getI8Type(),
+                                    MemRefLayoutAttrInterface(), workgroup);
+  Value symbol = memref::GetGlobalOp::create(b, loc(), symbolType,
+                                             kSharedMemorySymbol);
+  sharedBase = memref::CastOp::create(
+      b, loc(),
+      MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
+                      MemRefLayoutAttrInterface(), workgroup),
+      symbol);
+  Value addr = memref::ExtractAlignedPointerAsIndexOp::create(b, loc(),
+                                                              sharedBase);
+  sharedAddr = arith::IndexCastOp::create(b, loc(), b.getI64Type(), addr);
+  for (auto &[value, storage] : fragments) {
+    Type elt = cast<FragmentType>(value.getType()).getElementType();
+    storage.regs = memref::AllocaOp::create(
+        b, loc(), MemRefType::get({storage.layout.regsPerThread()}, elt));
+  }
+
+  if (failed(lowerBlock(kernel.getBodyBlock())))
+    return failure();
+  gpu::ReturnOp::create(b, loc());
+  return success();
+}
+
+std::string KernelLowering::kernelInfo() {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << "kernel " << kernel.getSymName() << "\n";
+  os << "block " << threads << " 1 1\n";
+  os << "smem " << sharedBytes << "\n";
+  for (unsigned i = 0, e = kernel.getNumGridDims(); i < e; ++i)
+    os << "grid " << i << " " << kernel.getGridArgs()[i] << " "
+       << kernel.getGridDims()[i] << " " << kernel.getGridTiles()[i] << "\n";
+  for (auto [i, t] : llvm::enumerate(kernel.getFunctionType().getInputs())) {
+    if (auto m = dyn_cast<MemRefType>(t))
+      os << "param memref " << i << " " << abiTypeName(m.getElementType())
+         << " " << m.getRank() << "\n";
+    else
+      os << "param scalar " << i << " " << abiTypeName(t) << "\n";
+  }
+  for (const TensorMapPlan &t : tensorMaps)
+    os << "param tensormap " << t.arg << " " << abiTypeName(t.elementType)
+       << " 2 box " << t.boxCols << " " << t.boxRows << " swizzle "
+       << sm90::kSwizzleBytes << "\n";
+  os << "end\n";
+  return s;
+}
+
+namespace {
+struct ConvertTileToNVGPUPass
+    : tile::impl::ConvertTileToNVGPUBase<ConvertTileToNVGPUPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<KernelOp> kernels(module.getOps<KernelOp>());
+    if (kernels.empty())
+      return;
+    if (chip != "sm_90a") {
+      kernels.front().emitOpError("convert-tile-to-nvgpu targets sm_90a; "
+                                  "chip '")
+          << chip << "' is not supported";
+      return signalPassFailure();
+    }
+    OpBuilder b(module.getContext());
+    b.setInsertionPointToEnd(module.getBody());
+    auto gpuModule = gpu::GPUModuleOp::create(b, module.getLoc(),
+                                              kKernelModuleName);
+    b.setInsertionPointToStart(&gpuModule.getBodyRegion().front());
+    auto workgroup = gpu::AddressSpaceAttr::get(b.getContext(),
+                                                gpu::AddressSpace::Workgroup);
+    memref::GlobalOp::create(
+        b, module.getLoc(), kSharedMemorySymbol, b.getStringAttr("public"),
+        MemRefType::get({0}, b.getI8Type(), MemRefLayoutAttrInterface(),
+                        workgroup),
+        Attribute(), /*constant=*/false,
+        b.getI64IntegerAttr(sm90::kSwizzleAtomBytes));
+    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                    b.getUnitAttr());
+
+    std::string info = "tile-kernel-info 1\n";
+    for (KernelOp kernel : kernels) {
+      KernelLowering lowering(kernel, gpuModule);
+      if (failed(lowering.plan()) || failed(lowering.emit()))
+        return signalPassFailure();
+      info += lowering.kernelInfo();
+      kernel.erase();
+    }
+    module->setAttr(kKernelInfoAttr, b.getStringAttr(info));
+  }
+};
+} // namespace

@@ -1,0 +1,61 @@
+//===- Pipelines.cpp - Registered tile compilation pipelines ------------===//
+//
+// tile -> gpu.func (nvgpu/nvvm/scf/memref/vector) -> llvm+nvvm -> PTX/cubin.
+// The upstream part is the pass list verified on MLIR 22 (docs/Pipelines.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Pipelines/Pipelines.h"
+#include "tile/Conversion/Passes.h"
+#include "tile/Dialect/Tile/Transforms/Passes.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+void tile::buildTileToBinaryPipeline(OpPassManager &pm,
+                                     const TileToBinaryOptions &options,
+                                     BinaryFormat format) {
+  ConvertTileToNVGPUOptions tileOptions;
+  tileOptions.chip = options.chip;
+  pm.addPass(createConvertTileToNVGPU(tileOptions));
+  std::string upstream = llvm::formatv(
+      "nvvm-attach-target{{chip={0} features={1} O={2}},"
+      "convert-nvgpu-to-nvvm,convert-vector-to-scf,convert-scf-to-cf,"
+      "convert-nvvm-to-llvm,expand-strided-metadata,lower-affine,"
+      "convert-arith-to-llvm,convert-index-to-llvm,canonicalize,cse,"
+      "gpu.module(convert-gpu-to-nvvm{{use-bare-ptr-memref-call-conv=1},"
+      "canonicalize,cse,reconcile-unrealized-casts)",
+      options.chip.getValue(), options.features.getValue(),
+      options.optLevel.getValue());
+  if (failed(parsePassPipeline(upstream, pm)))
+    llvm::report_fatal_error("tile: the upstream pass list does not parse");
+  pm.addPass(createTileFinalizeKernelABI());
+  if (format == BinaryFormat::None)
+    return;
+  std::string binary = llvm::formatv(
+      "gpu-module-to-binary{{format={0}}",
+      format == BinaryFormat::Cubin ? "bin" : "isa");
+  if (failed(parsePassPipeline(binary, pm)))
+    llvm::report_fatal_error("tile: gpu-module-to-binary does not parse");
+}
+
+void tile::registerTilePipelines() {
+  auto reg = [](const char *name, const char *summary, BinaryFormat format) {
+    PassPipelineRegistration<TileToBinaryOptions>(
+        name, summary,
+        [format](OpPassManager &pm, const TileToBinaryOptions &options) {
+          buildTileToBinaryPipeline(pm, options, format);
+        });
+  };
+  reg("tile-to-llvm",
+      "Lower tile kernels to LLVM/NVVM gpu.modules, stopping before PTX",
+      BinaryFormat::None);
+  reg("tile-to-ptx", "Compile tile kernels to a gpu.binary holding PTX",
+      BinaryFormat::Ptx);
+  reg("tile-to-cubin", "Compile tile kernels to a gpu.binary holding a cubin",
+      BinaryFormat::Cubin);
+}

@@ -1,0 +1,74 @@
+// RUN: tile-opt %s --split-input-file --convert-tile-to-nvgpu | FileCheck %s
+
+// K-major B (`transpose_b`, the Q.K^T layout): B is N x K, laid out like A,
+// so its descriptor is K-major (`col`) and a k16 step moves 32 bytes.
+// Two warpgroups split M: each issues one m64 row of wgmma per k16 step.
+// CHECK-LABEL: gpu.func @gemm_nt
+// CHECK-SAME: known_block_size = array<i32: 256, 1, 1>
+// CHECK: scf.for
+// CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+// CHECK-NOT: nvvm.wgmma.mma_async
+// CHECK: wgmma.wait_group.sync.aligned 1;
+// CHECK: arith.truncf %{{.*}} : f32 to bf16
+tile.kernel @gemm_nt(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>, %C: memref<?x?xbf16>)
+    grid [%C[1] / 128, %C[0] / 128] threads 256 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %zero = arith.constant 0.0 : f32
+  %bx = tile.block_id x
+  %by = tile.block_id y
+  %m0 = arith.muli %by, %c128 : index
+  %n0 = arith.muli %bx, %c128 : index
+  %K = memref.dim %A, %c1 : memref<?x?xbf16>
+  %kt = arith.ceildivui %K, %c64 : index
+  %a = tile.alloc_shared : !tile.shared<128x64xbf16>
+  %b = tile.alloc_shared : !tile.shared<128x64xbf16>
+  %acc = tile.alloc_fragment : !tile.fragment<128x128xf32>
+  tile.fill %acc, %zero : !tile.fragment<128x128xf32>, f32
+  tile.pipelined %k = %c0 to %kt step %c1 num_stages 2 {
+    %k0 = arith.muli %k, %c64 : index
+    tile.copy %A[%m0, %k0] -> %a : memref<?x?xbf16> -> !tile.shared<128x64xbf16>
+    tile.copy %B[%n0, %k0] -> %b : memref<?x?xbf16> -> !tile.shared<128x64xbf16>
+    tile.gemm %a, %b, %acc {transpose_b} : !tile.shared<128x64xbf16>, !tile.shared<128x64xbf16>, !tile.fragment<128x128xf32>
+  }
+  tile.copy %acc -> %C[%m0, %n0] : !tile.fragment<128x128xf32> -> memref<?x?xbf16>
+}
+
+// -----
+
+// When the loop body reads the accumulator after the gemm, the gemm waits
+// for its own group (wait_group 0) instead of leaving it in flight.
+// CHECK-LABEL: gpu.func @gemm_then_read
+// CHECK: scf.for
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK: wgmma.wait_group.sync.aligned 0;
+// CHECK-NOT: wgmma.wait_group.sync.aligned 1;
+tile.kernel @gemm_then_read(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>)
+    grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant 0.0 : f32
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  %b = tile.alloc_shared : !tile.shared<64x64xf16>
+  %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  tile.fill %acc, %zero : !tile.fragment<64x64xf32>, f32
+  tile.pipelined %k = %c0 to %c4 step %c1 num_stages 2 {
+    tile.copy %A[%c0, %k] -> %a : memref<?x?xf16> -> !tile.shared<64x64xf16>
+    tile.copy %B[%k, %c0] -> %b : memref<?x?xf16> -> !tile.shared<64x64xf16>
+    tile.gemm %a, %b, %acc : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
+    tile.fill %acc, %zero : !tile.fragment<64x64xf32>, f32
+  }
+  tile.copy %acc -> %C[%c0, %c0] : !tile.fragment<64x64xf32> -> memref<?x?xf32>
+}
+
+// -----
+
+// A module without kernels is left alone.
+// CHECK-LABEL: func.func @not_a_kernel
+// CHECK-NOT: gpu.module
+func.func @not_a_kernel() {
+  return
+}

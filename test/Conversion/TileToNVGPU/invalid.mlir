@@ -1,0 +1,180 @@
+// RUN: tile-opt %s --split-input-file --convert-tile-to-nvgpu --verify-diagnostics
+
+// Each case is valid tile IR that the sm_90a lowering cannot compile; it is
+// rejected with a diagnostic at the op before any code is generated.
+
+tile.kernel @row_bytes(%A: memref<?x?xf16>) grid [1] threads 128 {
+  // expected-error @+1 {{a shared tile row (32 x 'f16' = 64 bytes) must be a multiple of the 128-byte swizzle width on sm_90a, e.g. 64 elements}}
+  %a = tile.alloc_shared : !tile.shared<64x32xf16>
+}
+
+// -----
+
+tile.kernel @rows(%A: memref<?x?xf16>) grid [1] threads 128 {
+  // expected-error @+1 {{a shared tile has a multiple of 8 rows, at most 256 (one TMA box), got 512}}
+  %a = tile.alloc_shared : !tile.shared<512x64xf16>
+}
+
+// -----
+
+tile.kernel @rank(%A: memref<?x?xf16>) grid [1] threads 128 {
+  // expected-error @+1 {{sm_90a lowers 2-d shared tiles, got rank 3}}
+  %a = tile.alloc_shared : !tile.shared<2x64x64xf16>
+}
+
+// -----
+
+// expected-error @+1 {{needs 262144 bytes of shared memory for its tiles and pipeline stages; sm_90a allows 231424 (reduce num_stages or the tile sizes)}}
+tile.kernel @too_much_smem(%A: memref<?x?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = tile.alloc_shared : !tile.shared<256x64xf16>
+  tile.pipelined %k = %c0 to %c1 step %c1 num_stages 8 {
+    tile.copy %A[%c0, %k] -> %a : memref<?x?xf16> -> !tile.shared<256x64xf16>
+  }
+}
+
+// -----
+
+tile.kernel @not_an_argument(%A: memref<?x?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %v = memref.subview %A[0, 0] [64, 64] [1, 1] : memref<?x?xf16> to memref<64x64xf16, strided<[?, 1]>>
+  %w = memref.cast %v : memref<64x64xf16, strided<[?, 1]>> to memref<?x?xf16, strided<[?, 1]>>
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  tile.pipelined %k = %c0 to %c1 step %c1 num_stages 2 {
+    // expected-error @+1 {{a global-to-shared copy reads a tile.kernel argument directly (it becomes a TMA load)}}
+    tile.copy %w[%c0, %k] -> %a : memref<?x?xf16, strided<[?, 1]>> -> !tile.shared<64x64xf16>
+  }
+}
+
+// -----
+
+tile.kernel @stage_conflict(%A: memref<?x?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  tile.pipelined %k = %c0 to %c1 step %c1 num_stages 2 {
+    tile.copy %A[%c0, %k] -> %a : memref<?x?xf16> -> !tile.shared<64x64xf16>
+  }
+  tile.pipelined %k = %c0 to %c1 step %c1 num_stages 3 {
+    // expected-error @+1 {{the shared tile is filled by pipelined loops of different num_stages}}
+    tile.copy %A[%c0, %k] -> %a : memref<?x?xf16> -> !tile.shared<64x64xf16>
+  }
+}
+
+// -----
+
+tile.kernel @no_layout(%A: memref<?x?xf32>) grid [1] threads 128 {
+  // expected-error @+1 {{has no layout: on sm_90a a fragment must be the accumulator of a tile.gemm}}
+  %f = tile.alloc_fragment : !tile.fragment<64x64xf32>
+}
+
+// -----
+
+tile.kernel @warpgroups(%A: memref<?x?xf16>) grid [1] threads 96 {
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  %c = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  // expected-error @+1 {{warpgroup MMA needs whole warpgroups: threads (96) must be a multiple of 128}}
+  tile.gemm %a, %a, %c : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
+}
+
+// -----
+
+tile.kernel @m_per_warpgroup(%A: memref<?x?xf16>) grid [1] threads 256 {
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  %c = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  // expected-error @+1 {{M (64) must be a multiple of 64 x 2 warpgroups: each warpgroup issues m64 wgmma instructions}}
+  tile.gemm %a, %a, %c : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
+}
+
+// -----
+
+tile.kernel @n_too_large(%A: memref<?x?xf16>) grid [1] threads 128 {
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  %b = tile.alloc_shared : !tile.shared<64x512xf16>
+  %c = tile.alloc_fragment : !tile.fragment<64x512xf32>
+  // expected-error @+1 {{N (512) must be a multiple of 8 and at most 256 for wgmma}}
+  tile.gemm %a, %b, %c : !tile.shared<64x64xf16>, !tile.shared<64x512xf16>, !tile.fragment<64x512xf32>
+}
+
+// -----
+
+tile.kernel @transpose_a(%A: memref<?x?xf16>) grid [1] threads 128 {
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  %c = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  // expected-error @+1 {{transpose_a is not lowered on sm_90a; store A as M x K}}
+  tile.gemm %a, %a, %c {transpose_a} : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
+}
+
+// -----
+
+tile.kernel @impure_offset(%A: memref<?x?xf16>, %I: memref<?xindex>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  %c = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  tile.pipelined %k = %c0 to %c1 step %c1 num_stages 2 {
+    %o = memref.load %I[%k] : memref<?xindex>
+    // expected-error @+1 {{the offsets of a pipelined copy must be pure functions of the iteration}}
+    tile.copy %A[%c0, %o] -> %a : memref<?x?xf16> -> !tile.shared<64x64xf16>
+    tile.gemm %a, %a, %c : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
+  }
+}
+
+// -----
+
+tile.kernel @fill_shared(%A: memref<?x?xf16>) grid [1] threads 128 {
+  %z = arith.constant 0.0 : f16
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  // expected-error @+1 {{filling a shared tile is not lowered on sm_90a yet}}
+  tile.fill %a, %z : !tile.shared<64x64xf16>, f16
+}
+
+// -----
+
+tile.kernel @shared_to_global(%A: memref<?x?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  // expected-error @+1 {{copying '!tile.shared<64x64xf16>' to 'memref<?x?xf16>' is not lowered on sm_90a yet}}
+  tile.copy %a -> %A[%c0, %c0] : !tile.shared<64x64xf16> -> memref<?x?xf16>
+}
+
+// -----
+
+tile.kernel @int_store(%A: memref<?x?xf16>, %C: memref<?x?xi32>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  %c = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  tile.gemm %a, %a, %c : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
+  // expected-error @+1 {{only float fragments are stored so far, got 'f32' to 'i32'}}
+  tile.copy %c -> %C[%c0, %c0] : !tile.fragment<64x64xf32> -> memref<?x?xi32>
+}
+
+// -----
+
+tile.kernel @nested(%A: memref<?x?xf16>) grid [1] threads 128 {
+  %true = arith.constant true
+  %z = arith.constant 0.0 : f32
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  %c = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  tile.gemm %a, %a, %c : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
+  // expected-error @+1 {{holds tile operations; only tile.pipelined may enclose them on sm_90a}}
+  scf.if %true {
+    tile.fill %c, %z : !tile.fragment<64x64xf32>, f32
+  }
+}
+
+// -----
+
+tile.kernel @parallel(%A: memref<?x?xf16>) grid [1] threads 128 {
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  %c = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  tile.gemm %a, %a, %c : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
+  // expected-error @+1 {{'tile.parallel' op is not lowered on sm_90a yet}}
+  tile.parallel outs(%c : !tile.fragment<64x64xf32>) attributes {indexing_maps = [
+      affine_map<(i, j) -> (i, j)>]} {
+  ^bb0(%y: f32):
+    tile.yield %y : f32
+  }
+}
