@@ -1,0 +1,593 @@
+/*===- tile_rt_info.c - Parse the compiler's kernel info text -------------===*
+ *
+ * A strict reader of the line-based launch metadata of docs/KernelABI.md.
+ * Every malformed or inconsistent line is a TILE_RT_ERROR_PARSE whose message
+ * quotes the line number and the line, so that a compiler bug shows where it
+ * is instead of turning into a bad launch.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#include "tile_rt_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The version of the format this reader understands. */
+#define RT_INFO_VERSION 1
+/* The most fields a line can have: a rank-5 tensormap line has 13. */
+#define RT_MAX_FIELDS 16
+/* Lines are quoted in messages up to this many bytes. */
+#define RT_QUOTE_BYTES 160
+
+/* CUDA launch limits (CUDA C Programming Guide, "Technical Specifications
+ * per Compute Capability"): threads per block and block dimensions. */
+#define RT_MAX_THREADS_PER_BLOCK 1024
+#define RT_MAX_BLOCK_XY 1024
+#define RT_MAX_BLOCK_Z 64
+/* TMA (cuTensorMapEncodeTiled): each box dimension is 1..256 elements. */
+#define RT_MAX_TMA_BOX 256
+
+struct tile_rt_kernel_info {
+  int count;
+  int capacity;
+  tile_rt_kernel_desc *kernels;
+  /* What each record's name and params point to, owned here. */
+  char **names;
+  tile_rt_param_desc **params;
+};
+
+typedef struct rt_line {
+  const char *text;
+  size_t len;
+  int number; /* 1-based */
+} rt_line;
+
+typedef struct rt_parser {
+  rt_line line;
+  int nfields;
+  const char *field[RT_MAX_FIELDS];
+  size_t field_len[RT_MAX_FIELDS];
+  /* The record being read, if any. */
+  int in_kernel;
+  tile_rt_kernel_desc kernel;
+  char *name; /* kernel.name, owned until the record is stored */
+  tile_rt_param_desc params[TILE_RT_MAX_PARAMS];
+  int have_block, have_smem, have_tensormap;
+  rt_line kernel_line;
+  rt_line grid_line[3];
+} rt_parser;
+
+/*===--- Messages ---------------------------------------------------------===*/
+
+static tile_rt_status rt_parse_error(const rt_line *line, const char *fmt, ...)
+    RT_PRINTF(2, 3);
+
+static tile_rt_status rt_parse_error(const rt_line *line, const char *fmt,
+                                     ...) {
+  char what[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(what, sizeof what, fmt, ap);
+  va_end(ap);
+  /* Quote printable bytes only: the line may hold the bad character. */
+  char quoted[RT_QUOTE_BYTES + 4];
+  size_t n = 0;
+  for (size_t i = 0; i < line->len && n < RT_QUOTE_BYTES; ++i) {
+    unsigned char c = (unsigned char)line->text[i];
+    quoted[n++] = (c >= 0x20 && c < 0x7f) ? (char)c : '?';
+  }
+  if (line->len > RT_QUOTE_BYTES) {
+    memcpy(quoted + n, "...", 3);
+    n += 3;
+  }
+  quoted[n] = '\0';
+  return rt_error(TILE_RT_ERROR_PARSE, "kernel info line %d ('%s'): %s",
+                  line->number, quoted, what);
+}
+
+/*===--- Fields -----------------------------------------------------------===*/
+
+static int rt_field_is(const rt_parser *p, int i, const char *word) {
+  return p->field_len[i] == strlen(word) &&
+         memcmp(p->field[i], word, p->field_len[i]) == 0;
+}
+
+/* Splits the current line into fields separated by single spaces. */
+static tile_rt_status rt_split(rt_parser *p) {
+  const rt_line *l = &p->line;
+  if (l->len == 0)
+    return rt_parse_error(l, "empty line");
+  p->nfields = 0;
+  size_t start = 0;
+  for (size_t i = 0; i <= l->len; ++i) {
+    if (i < l->len) {
+      unsigned char c = (unsigned char)l->text[i];
+      if (c != ' ' && (c < 0x21 || c > 0x7e))
+        return rt_parse_error(l, "invalid character 0x%02x at column %zu", c,
+                              i + 1);
+      if (c != ' ')
+        continue;
+    }
+    if (i == start)
+      return rt_parse_error(l, "fields must be separated by single spaces");
+    if (p->nfields == RT_MAX_FIELDS)
+      return rt_parse_error(l, "too many fields");
+    p->field[p->nfields] = l->text + start;
+    p->field_len[p->nfields] = i - start;
+    ++p->nfields;
+    start = i + 1;
+  }
+  return TILE_RT_SUCCESS;
+}
+
+/* A decimal integer in [lo, hi]: an optional '-', then digits only. */
+static tile_rt_status rt_int_field(rt_parser *p, int i, const char *what,
+                                   int64_t lo, int64_t hi, int64_t *out) {
+  const char *s = p->field[i];
+  size_t n = p->field_len[i], at = 0;
+  int negative = 0;
+  if (n > 0 && s[0] == '-') {
+    negative = 1;
+    at = 1;
+  }
+  int ok = at < n && n - at <= 18; /* 18 digits cannot overflow int64 */
+  int64_t v = 0;
+  for (size_t k = at; ok && k < n; ++k) {
+    if (s[k] < '0' || s[k] > '9')
+      ok = 0;
+    else
+      v = v * 10 + (s[k] - '0');
+  }
+  if (negative)
+    v = -v;
+  if (!ok || v < lo || v > hi)
+    return rt_parse_error(&p->line,
+                          "%s must be an integer in [%lld, %lld], got '%.*s'",
+                          what, (long long)lo, (long long)hi, (int)n, s);
+  *out = v;
+  return TILE_RT_SUCCESS;
+}
+
+static tile_rt_status rt_dtype_field(rt_parser *p, int i, tile_rt_dtype *out) {
+  char name[8];
+  size_t n = p->field_len[i];
+  if (n < sizeof name) {
+    memcpy(name, p->field[i], n);
+    name[n] = '\0';
+    if (tile_rt_dtype_from_name(out, name) == TILE_RT_SUCCESS)
+      return TILE_RT_SUCCESS;
+  }
+  return rt_parse_error(&p->line,
+                        "unknown dtype '%.*s' (expected f16, bf16, f32, f64, "
+                        "i8, i16, i32 or i64)",
+                        (int)n, p->field[i]);
+}
+
+static tile_rt_status rt_expect_fields(rt_parser *p, int n, const char *form) {
+  if (p->nfields != n)
+    return rt_parse_error(&p->line, "expected '%s' (%d field%s), got %d", form,
+                          n, n == 1 ? "" : "s", p->nfields);
+  return TILE_RT_SUCCESS;
+}
+
+#define RT_TRY(x)                                                              \
+  do {                                                                         \
+    tile_rt_status rt_try_ = (x);                                              \
+    if (rt_try_ != TILE_RT_SUCCESS)                                            \
+      return rt_try_;                                                          \
+  } while (0)
+
+/*===--- Record lines -----------------------------------------------------===*/
+
+static tile_rt_status rt_parse_block(rt_parser *p) {
+  RT_TRY(rt_expect_fields(p, 4, "block <x> <y> <z>"));
+  if (p->have_block)
+    return rt_parse_error(&p->line, "second 'block' line in kernel '%s'",
+                          p->kernel.name);
+  static const char *const what[3] = {"block x", "block y", "block z"};
+  static const int64_t limit[3] = {RT_MAX_BLOCK_XY, RT_MAX_BLOCK_XY,
+                                   RT_MAX_BLOCK_Z};
+  int64_t total = 1;
+  for (int i = 0; i < 3; ++i) {
+    int64_t v;
+    RT_TRY(rt_int_field(p, 1 + i, what[i], 1, limit[i], &v));
+    p->kernel.block[i] = (uint32_t)v;
+    total *= v;
+  }
+  if (total > RT_MAX_THREADS_PER_BLOCK)
+    return rt_parse_error(&p->line,
+                          "block of %lld threads exceeds the limit of %d",
+                          (long long)total, RT_MAX_THREADS_PER_BLOCK);
+  p->have_block = 1;
+  return TILE_RT_SUCCESS;
+}
+
+static tile_rt_status rt_parse_smem(rt_parser *p) {
+  RT_TRY(rt_expect_fields(p, 2, "smem <bytes>"));
+  if (p->have_smem)
+    return rt_parse_error(&p->line, "second 'smem' line in kernel '%s'",
+                          p->kernel.name);
+  int64_t v;
+  /* cuLaunchKernel takes the bytes as an unsigned int; device limits are
+   * checked when the kernel is looked up on a device. */
+  RT_TRY(rt_int_field(p, 1, "smem bytes", 0, INT32_MAX, &v));
+  p->kernel.smem = (uint32_t)v;
+  p->have_smem = 1;
+  return TILE_RT_SUCCESS;
+}
+
+static tile_rt_status rt_parse_grid(rt_parser *p) {
+  RT_TRY(rt_expect_fields(p, 5, "grid <axis> <arg> <dim> <tile>"));
+  int64_t axis, arg, dim, tile;
+  RT_TRY(rt_int_field(p, 1, "grid axis", 0, 2, &axis));
+  if (p->kernel.grid[axis].present)
+    return rt_parse_error(&p->line, "second 'grid' line for axis %d",
+                          (int)axis);
+  RT_TRY(rt_int_field(p, 2, "grid argument", -1, TILE_RT_MAX_PARAMS - 1, &arg));
+  RT_TRY(rt_int_field(p, 3, "grid dimension", 0, TILE_RT_MAX_RANK - 1, &dim));
+  RT_TRY(rt_int_field(p, 4, "grid tile", 1, INT32_MAX, &tile));
+  tile_rt_grid_rule *g = &p->kernel.grid[axis];
+  g->present = 1;
+  g->arg = (int)arg;
+  g->dim = (int)dim;
+  g->tile = tile;
+  /* The argument may be declared by a later param line: checked at 'end'. */
+  p->grid_line[axis] = p->line;
+  return TILE_RT_SUCCESS;
+}
+
+static tile_rt_status rt_parse_param(rt_parser *p) {
+  if (p->nfields < 2)
+    return rt_parse_error(&p->line,
+                          "expected 'param memref|scalar|tensormap ...'");
+  if (p->kernel.nparams == TILE_RT_MAX_PARAMS)
+    return rt_parse_error(&p->line, "more than %d params in kernel '%s'",
+                          TILE_RT_MAX_PARAMS, p->kernel.name);
+  tile_rt_param_desc d;
+  memset(&d, 0, sizeof d);
+  int64_t arg, rank;
+  if (rt_field_is(p, 1, "memref") || rt_field_is(p, 1, "scalar")) {
+    int memref = rt_field_is(p, 1, "memref");
+    if (memref)
+      RT_TRY(rt_expect_fields(p, 5, "param memref <arg> <dtype> <rank>"));
+    else
+      RT_TRY(rt_expect_fields(p, 4, "param scalar <arg> <dtype>"));
+    if (p->have_tensormap)
+      return rt_parse_error(&p->line, "argument params must come before the "
+                                      "tensormap params");
+    RT_TRY(
+        rt_int_field(p, 2, "param argument", 0, TILE_RT_MAX_PARAMS - 1, &arg));
+    if (arg != p->kernel.nargs)
+      return rt_parse_error(&p->line,
+                            "argument params must list arguments 0, 1, ... "
+                            "in order: expected argument %d, got %lld",
+                            p->kernel.nargs, (long long)arg);
+    RT_TRY(rt_dtype_field(p, 3, &d.dtype));
+    if (memref) {
+      RT_TRY(rt_int_field(p, 4, "memref rank", 1, TILE_RT_MAX_RANK, &rank));
+      d.kind = TILE_RT_PARAM_MEMREF;
+      d.rank = (int)rank;
+    } else {
+      if (d.dtype != TILE_RT_I32 && d.dtype != TILE_RT_I64 &&
+          d.dtype != TILE_RT_F32)
+        return rt_parse_error(&p->line,
+                              "scalar dtype must be i32, i64 or f32, got %s",
+                              tile_rt_dtype_name(d.dtype));
+      d.kind = TILE_RT_PARAM_SCALAR;
+    }
+    d.arg = (int)arg;
+    ++p->kernel.nargs;
+  } else if (rt_field_is(p, 1, "tensormap")) {
+    const char *form = "param tensormap <arg> <dtype> <rank> box <b0> ... "
+                       "swizzle <0|32|64|128>";
+    if (p->nfields < 5)
+      return rt_parse_error(&p->line, "expected '%s'", form);
+    RT_TRY(rt_int_field(p, 4, "tensormap rank", 1, TILE_RT_MAX_RANK, &rank));
+    RT_TRY(rt_expect_fields(p, 8 + (int)rank, form));
+    RT_TRY(rt_int_field(p, 2, "tensormap argument", 0, TILE_RT_MAX_PARAMS - 1,
+                        &arg));
+    RT_TRY(rt_dtype_field(p, 3, &d.dtype));
+    if (arg >= p->kernel.nargs || p->params[arg].kind != TILE_RT_PARAM_MEMREF)
+      return rt_parse_error(&p->line,
+                            "tensormap argument %lld is not a memref argument "
+                            "declared above",
+                            (long long)arg);
+    const tile_rt_param_desc *m = &p->params[arg];
+    if (m->dtype != d.dtype || m->rank != rank)
+      return rt_parse_error(&p->line,
+                            "tensormap over argument %lld is %s rank %lld, but "
+                            "the memref is %s rank %d",
+                            (long long)arg, tile_rt_dtype_name(d.dtype),
+                            (long long)rank, tile_rt_dtype_name(m->dtype),
+                            m->rank);
+    if (!rt_field_is(p, 5, "box"))
+      return rt_parse_error(&p->line, "expected 'box' as field 6");
+    if (!rt_field_is(p, 6 + (int)rank, "swizzle"))
+      return rt_parse_error(&p->line, "expected 'swizzle' after %lld box sizes",
+                            (long long)rank);
+    for (int i = 0; i < rank; ++i) {
+      int64_t b;
+      RT_TRY(rt_int_field(p, 6 + i, "box size", 1, RT_MAX_TMA_BOX, &b));
+      d.box[i] = (uint32_t)b;
+    }
+    int64_t swizzle;
+    RT_TRY(rt_int_field(p, 7 + (int)rank, "swizzle", 0, 128, &swizzle));
+    if (swizzle != 0 && swizzle != 32 && swizzle != 64 && swizzle != 128)
+      return rt_parse_error(&p->line,
+                            "swizzle must be 0, 32, 64 or 128, "
+                            "got %lld",
+                            (long long)swizzle);
+    /* cuTensorMapEncodeTiled: the inner box row is a multiple of 16 bytes,
+     * and no wider than the swizzle span when swizzled. */
+    size_t inner = d.box[0] * tile_rt_dtype_size(d.dtype);
+    if (inner % 16 != 0)
+      return rt_parse_error(&p->line,
+                            "inner box %u x %s = %zu bytes is not a multiple "
+                            "of 16 bytes (TMA)",
+                            d.box[0], tile_rt_dtype_name(d.dtype), inner);
+    if (swizzle != 0 && inner > (size_t)swizzle)
+      return rt_parse_error(&p->line,
+                            "inner box %u x %s = %zu bytes exceeds the "
+                            "%lld-byte swizzle span (TMA)",
+                            d.box[0], tile_rt_dtype_name(d.dtype), inner,
+                            (long long)swizzle);
+    d.kind = TILE_RT_PARAM_TENSORMAP;
+    d.arg = (int)arg;
+    d.rank = (int)rank;
+    d.swizzle = (int)swizzle;
+    p->have_tensormap = 1;
+  } else {
+    return rt_parse_error(&p->line,
+                          "unknown param kind '%.*s' (expected memref, "
+                          "scalar or tensormap)",
+                          (int)p->field_len[1], p->field[1]);
+  }
+  p->params[p->kernel.nparams++] = d;
+  return TILE_RT_SUCCESS;
+}
+
+/*===--- Records ----------------------------------------------------------===*/
+
+static tile_rt_status rt_begin_kernel(rt_parser *p,
+                                      const tile_rt_kernel_info *info) {
+  RT_TRY(rt_expect_fields(p, 2, "kernel <name>"));
+  size_t n = p->field_len[1];
+  if (n > TILE_RT_MAX_NAME)
+    return rt_parse_error(&p->line, "kernel name longer than %d bytes",
+                          TILE_RT_MAX_NAME);
+  for (int i = 0; i < info->count; ++i)
+    if (strlen(info->kernels[i].name) == n &&
+        memcmp(info->kernels[i].name, p->field[1], n) == 0)
+      return rt_parse_error(&p->line, "second record for kernel '%.*s'", (int)n,
+                            p->field[1]);
+  char *name = malloc(n + 1);
+  if (!name)
+    return rt_error(TILE_RT_ERROR_OUT_OF_MEMORY, "out of host memory");
+  memcpy(name, p->field[1], n);
+  name[n] = '\0';
+  memset(&p->kernel, 0, sizeof p->kernel);
+  p->kernel.name = p->name = name;
+  p->in_kernel = 1;
+  p->have_block = p->have_smem = p->have_tensormap = 0;
+  p->kernel_line = p->line;
+  return TILE_RT_SUCCESS;
+}
+
+static tile_rt_status rt_end_kernel(rt_parser *p, tile_rt_kernel_info *info) {
+  RT_TRY(rt_expect_fields(p, 1, "end"));
+  tile_rt_kernel_desc *k = &p->kernel;
+  if (!p->have_block)
+    return rt_parse_error(&p->line, "kernel '%s' has no 'block' line", k->name);
+  if (!p->have_smem)
+    return rt_parse_error(&p->line, "kernel '%s' has no 'smem' line", k->name);
+  for (int axis = 0; axis < 3; ++axis) {
+    const tile_rt_grid_rule *g = &k->grid[axis];
+    if (!g->present || g->arg < 0)
+      continue;
+    if (g->arg >= k->nargs || p->params[g->arg].kind != TILE_RT_PARAM_MEMREF)
+      return rt_parse_error(&p->grid_line[axis],
+                            "grid argument %d is not a memref argument of "
+                            "kernel '%s'",
+                            g->arg, k->name);
+    if (g->dim >= p->params[g->arg].rank)
+      return rt_parse_error(&p->grid_line[axis],
+                            "grid dimension %d is out of range for the rank-%d "
+                            "memref argument %d",
+                            g->dim, p->params[g->arg].rank, g->arg);
+  }
+  if (info->count == info->capacity) {
+    size_t capacity = info->capacity ? 2 * (size_t)info->capacity : 4;
+    tile_rt_kernel_desc *kernels =
+        realloc(info->kernels, capacity * sizeof *kernels);
+    if (kernels)
+      info->kernels = kernels;
+    char **names = realloc(info->names, capacity * sizeof *names);
+    if (names)
+      info->names = names;
+    tile_rt_param_desc **params =
+        realloc(info->params, capacity * sizeof *params);
+    if (params)
+      info->params = params;
+    if (!kernels || !names || !params)
+      return rt_error(TILE_RT_ERROR_OUT_OF_MEMORY, "out of host memory");
+    info->capacity = (int)capacity;
+  }
+  tile_rt_param_desc *params = NULL;
+  if (k->nparams > 0) {
+    params = malloc((size_t)k->nparams * sizeof *params);
+    if (!params)
+      return rt_error(TILE_RT_ERROR_OUT_OF_MEMORY, "out of host memory");
+    memcpy(params, p->params, (size_t)k->nparams * sizeof *params);
+  }
+  k->params = params;
+  info->names[info->count] = p->name;
+  info->params[info->count] = params;
+  info->kernels[info->count++] = *k;
+  memset(k, 0, sizeof *k); /* ownership moved to info */
+  p->name = NULL;
+  p->in_kernel = 0;
+  return TILE_RT_SUCCESS;
+}
+
+static tile_rt_status rt_parse_line(rt_parser *p, tile_rt_kernel_info *info) {
+  RT_TRY(rt_split(p));
+  if (p->line.number == 1 ||
+      (!p->in_kernel && rt_field_is(p, 0, "tile-kernel-info"))) {
+    /* The header opens the text; it may repeat between records, where
+     * several modules' texts were concatenated. */
+    if (!rt_field_is(p, 0, "tile-kernel-info"))
+      return rt_parse_error(&p->line,
+                            "expected the header 'tile-kernel-info %d'",
+                            RT_INFO_VERSION);
+    RT_TRY(rt_expect_fields(p, 2, "tile-kernel-info <version>"));
+    int64_t version;
+    RT_TRY(rt_int_field(p, 1, "version", 0, INT32_MAX, &version));
+    if (version != RT_INFO_VERSION)
+      return rt_parse_error(&p->line,
+                            "unsupported kernel info version %lld (this "
+                            "runtime reads version %d)",
+                            (long long)version, RT_INFO_VERSION);
+    return TILE_RT_SUCCESS;
+  }
+  if (!p->in_kernel) {
+    if (!rt_field_is(p, 0, "kernel"))
+      return rt_parse_error(&p->line, "expected 'kernel <name>' to start a "
+                                      "record");
+    return rt_begin_kernel(p, info);
+  }
+  if (rt_field_is(p, 0, "block"))
+    return rt_parse_block(p);
+  if (rt_field_is(p, 0, "smem"))
+    return rt_parse_smem(p);
+  if (rt_field_is(p, 0, "grid"))
+    return rt_parse_grid(p);
+  if (rt_field_is(p, 0, "param"))
+    return rt_parse_param(p);
+  if (rt_field_is(p, 0, "end"))
+    return rt_end_kernel(p, info);
+  if (rt_field_is(p, 0, "kernel"))
+    return rt_parse_error(&p->line,
+                          "kernel '%s' (line %d) has no 'end' before "
+                          "the next record",
+                          p->kernel.name, p->kernel_line.number);
+  return rt_parse_error(&p->line, "unknown line kind '%.*s' in kernel '%s'",
+                        (int)p->field_len[0], p->field[0], p->kernel.name);
+}
+
+/*===--- Public API -------------------------------------------------------===*/
+
+tile_rt_status tile_rt_kernel_info_free(tile_rt_kernel_info *info) {
+  if (!info)
+    return TILE_RT_SUCCESS;
+  for (int i = 0; i < info->count; ++i) {
+    free(info->names[i]);
+    free(info->params[i]);
+  }
+  free(info->kernels);
+  free(info->names);
+  free(info->params);
+  free(info);
+  return TILE_RT_SUCCESS;
+}
+
+tile_rt_status tile_rt_kernel_info_parse(tile_rt_kernel_info **out,
+                                         const char *text, size_t len) {
+  if (!out || (!text && len))
+    return rt_error(TILE_RT_ERROR_INVALID_ARGUMENT,
+                    "tile_rt_kernel_info_parse: NULL argument");
+  *out = NULL;
+  /* A terminating NUL counted in `len` is not part of the text. */
+  while (len > 0 && text[len - 1] == '\0')
+    --len;
+  rt_parser *p = calloc(1, sizeof *p);
+  tile_rt_kernel_info *info = calloc(1, sizeof *info);
+  if (!p || !info) {
+    free(p);
+    free(info);
+    return rt_error(TILE_RT_ERROR_OUT_OF_MEMORY, "out of host memory");
+  }
+  tile_rt_status st = TILE_RT_SUCCESS;
+  size_t at = 0;
+  int number = 0;
+  if (len == 0) {
+    p->line.number = 1;
+    st = rt_parse_error(&p->line,
+                        "empty kernel info (expected the header "
+                        "'tile-kernel-info %d')",
+                        RT_INFO_VERSION);
+  }
+  while (st == TILE_RT_SUCCESS && at < len) {
+    const char *nl = memchr(text + at, '\n', len - at);
+    size_t end = nl ? (size_t)(nl - text) : len;
+    p->line.text = text + at;
+    p->line.len = end - at;
+    p->line.number = ++number;
+    st = rt_parse_line(p, info);
+    at = end + 1; /* a final '\n' ends the text */
+  }
+  if (st == TILE_RT_SUCCESS && p->in_kernel)
+    st = rt_parse_error(&p->kernel_line, "kernel '%s' has no 'end' line",
+                        p->kernel.name);
+  free(p->name); /* a record left unfinished */
+  free(p);
+  if (st != TILE_RT_SUCCESS) {
+    tile_rt_kernel_info_free(info);
+    return st;
+  }
+  *out = info;
+  return TILE_RT_SUCCESS;
+}
+
+tile_rt_status tile_rt_kernel_info_count(int *out,
+                                         const tile_rt_kernel_info *info) {
+  if (!out || !info)
+    return rt_error(TILE_RT_ERROR_INVALID_ARGUMENT,
+                    "tile_rt_kernel_info_count: NULL argument");
+  *out = info->count;
+  return TILE_RT_SUCCESS;
+}
+
+tile_rt_status tile_rt_kernel_info_get(const tile_rt_kernel_desc **out,
+                                       const tile_rt_kernel_info *info,
+                                       int index) {
+  if (!out || !info)
+    return rt_error(TILE_RT_ERROR_INVALID_ARGUMENT,
+                    "tile_rt_kernel_info_get: NULL argument");
+  if (index < 0 || index >= info->count)
+    return rt_error(TILE_RT_ERROR_INVALID_ARGUMENT,
+                    "kernel index %d out of range (the info has %d kernels)",
+                    index, info->count);
+  *out = &info->kernels[index];
+  return TILE_RT_SUCCESS;
+}
+
+tile_rt_status tile_rt_kernel_info_find(const tile_rt_kernel_desc **out,
+                                        const tile_rt_kernel_info *info,
+                                        const char *name) {
+  if (!out || !info || !name)
+    return rt_error(TILE_RT_ERROR_INVALID_ARGUMENT,
+                    "tile_rt_kernel_info_find: NULL argument");
+  for (int i = 0; i < info->count; ++i) {
+    if (strcmp(info->kernels[i].name, name) == 0) {
+      *out = &info->kernels[i];
+      return TILE_RT_SUCCESS;
+    }
+  }
+  /* List what there is: the usual mistake is a misspelt name. */
+  char have[1024] = "";
+  size_t used = 0;
+  for (int i = 0; i < info->count && used + 4 < sizeof have; ++i) {
+    int n = snprintf(have + used, sizeof have - used, "%s'%s'", i ? ", " : "",
+                     info->kernels[i].name);
+    if (n < 0)
+      break;
+    used += (size_t)n;
+  }
+  if (used >= sizeof have)
+    used = sizeof have - 1;
+  return rt_error(TILE_RT_ERROR_NOT_FOUND,
+                  "no kernel '%s' in the kernel info (it has %s)", name,
+                  info->count ? have : "no kernels");
+}

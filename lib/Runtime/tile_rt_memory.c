@@ -1,0 +1,139 @@
+/*===- tile_rt_memory.c - Device memory ------------------------------------===*
+ *
+ * Synchronous allocation, copies and fills on the default stream.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#include "tile_rt_internal.h"
+
+#define RT_TRY(x)                                                              \
+  do {                                                                         \
+    tile_rt_status rt_try_ = (x);                                              \
+    if (rt_try_ != TILE_RT_SUCCESS)                                            \
+      return rt_try_;                                                          \
+  } while (0)
+
+static tile_rt_status rt_check_ctx(tile_rt_context *ctx, const char *fn) {
+  if (!ctx)
+    return rt_error(TILE_RT_ERROR_INVALID_ARGUMENT, "%s: NULL context", fn);
+  return rt_bind(ctx);
+}
+
+tile_rt_status tile_rt_mem_alloc(tile_rt_deviceptr *out, tile_rt_context *ctx,
+                                 size_t bytes) {
+  if (!out)
+    return rt_error(TILE_RT_ERROR_INVALID_ARGUMENT,
+                    "tile_rt_mem_alloc: NULL output");
+  *out = 0;
+  RT_TRY(rt_check_ctx(ctx, "tile_rt_mem_alloc"));
+  if (bytes == 0)
+    return rt_error(TILE_RT_ERROR_INVALID_ARGUMENT,
+                    "tile_rt_mem_alloc: zero bytes requested");
+  CUdeviceptr p = 0;
+  CUresult r = ctx->cu->cuMemAlloc(&p, bytes);
+  if (r != CUDA_SUCCESS)
+    return rt_cuda_error(r, "cuMemAlloc", "allocating %zu bytes", bytes);
+  *out = (tile_rt_deviceptr)p;
+  return TILE_RT_SUCCESS;
+}
+
+tile_rt_status tile_rt_mem_free(tile_rt_context *ctx, tile_rt_deviceptr ptr) {
+  if (ptr == 0)
+    return TILE_RT_SUCCESS;
+  RT_TRY(rt_check_ctx(ctx, "tile_rt_mem_free"));
+  CUresult r = ctx->cu->cuMemFree((CUdeviceptr)ptr);
+  if (r != CUDA_SUCCESS)
+    return rt_cuda_error(r, "cuMemFree", "freeing 0x%llx",
+                         (unsigned long long)ptr);
+  return TILE_RT_SUCCESS;
+}
+
+tile_rt_status tile_rt_mem_htod(tile_rt_context *ctx, tile_rt_deviceptr dst,
+                                const void *src, size_t bytes) {
+  RT_TRY(rt_check_ctx(ctx, "tile_rt_mem_htod"));
+  if (bytes == 0)
+    return TILE_RT_SUCCESS;
+  if (!src || !dst)
+    return rt_error(TILE_RT_ERROR_INVALID_ARGUMENT,
+                    "tile_rt_mem_htod: NULL pointer");
+  CUresult r = ctx->cu->cuMemcpyHtoD((CUdeviceptr)dst, src, bytes);
+  if (r != CUDA_SUCCESS)
+    return rt_cuda_error(r, "cuMemcpyHtoD", "copying %zu bytes to 0x%llx",
+                         bytes, (unsigned long long)dst);
+  return TILE_RT_SUCCESS;
+}
+
+tile_rt_status tile_rt_mem_dtoh(tile_rt_context *ctx, void *dst,
+                                tile_rt_deviceptr src, size_t bytes) {
+  RT_TRY(rt_check_ctx(ctx, "tile_rt_mem_dtoh"));
+  if (bytes == 0)
+    return TILE_RT_SUCCESS;
+  if (!src || !dst)
+    return rt_error(TILE_RT_ERROR_INVALID_ARGUMENT,
+                    "tile_rt_mem_dtoh: NULL pointer");
+  CUresult r = ctx->cu->cuMemcpyDtoH(dst, (CUdeviceptr)src, bytes);
+  if (r != CUDA_SUCCESS)
+    return rt_cuda_error(r, "cuMemcpyDtoH", "copying %zu bytes from 0x%llx",
+                         bytes, (unsigned long long)src);
+  return TILE_RT_SUCCESS;
+}
+
+tile_rt_status tile_rt_mem_dtod(tile_rt_context *ctx, tile_rt_deviceptr dst,
+                                tile_rt_deviceptr src, size_t bytes) {
+  RT_TRY(rt_check_ctx(ctx, "tile_rt_mem_dtod"));
+  if (bytes == 0)
+    return TILE_RT_SUCCESS;
+  if (!src || !dst)
+    return rt_error(TILE_RT_ERROR_INVALID_ARGUMENT,
+                    "tile_rt_mem_dtod: NULL pointer");
+  CUresult r = ctx->cu->cuMemcpyDtoD((CUdeviceptr)dst, (CUdeviceptr)src, bytes);
+  if (r != CUDA_SUCCESS)
+    return rt_cuda_error(r, "cuMemcpyDtoD",
+                         "copying %zu bytes from 0x%llx to 0x%llx", bytes,
+                         (unsigned long long)src, (unsigned long long)dst);
+  return TILE_RT_SUCCESS;
+}
+
+tile_rt_status tile_rt_mem_set8(tile_rt_context *ctx, tile_rt_deviceptr dst,
+                                uint8_t value, size_t count) {
+  RT_TRY(rt_check_ctx(ctx, "tile_rt_mem_set8"));
+  if (count == 0)
+    return TILE_RT_SUCCESS;
+  CUresult r = ctx->cu->cuMemsetD8((CUdeviceptr)dst, value, count);
+  if (r != CUDA_SUCCESS)
+    return rt_cuda_error(r, "cuMemsetD8", "setting %zu bytes at 0x%llx", count,
+                         (unsigned long long)dst);
+  return TILE_RT_SUCCESS;
+}
+
+tile_rt_status tile_rt_mem_set16(tile_rt_context *ctx, tile_rt_deviceptr dst,
+                                 uint16_t value, size_t count) {
+  RT_TRY(rt_check_ctx(ctx, "tile_rt_mem_set16"));
+  if (count == 0)
+    return TILE_RT_SUCCESS;
+  if (dst % 2 != 0)
+    return rt_error(TILE_RT_ERROR_INVALID_ARGUMENT,
+                    "tile_rt_mem_set16: 0x%llx is not 2-byte aligned",
+                    (unsigned long long)dst);
+  CUresult r = ctx->cu->cuMemsetD16((CUdeviceptr)dst, value, count);
+  if (r != CUDA_SUCCESS)
+    return rt_cuda_error(r, "cuMemsetD16", "setting %zu words at 0x%llx", count,
+                         (unsigned long long)dst);
+  return TILE_RT_SUCCESS;
+}
+
+tile_rt_status tile_rt_mem_set32(tile_rt_context *ctx, tile_rt_deviceptr dst,
+                                 uint32_t value, size_t count) {
+  RT_TRY(rt_check_ctx(ctx, "tile_rt_mem_set32"));
+  if (count == 0)
+    return TILE_RT_SUCCESS;
+  if (dst % 4 != 0)
+    return rt_error(TILE_RT_ERROR_INVALID_ARGUMENT,
+                    "tile_rt_mem_set32: 0x%llx is not 4-byte aligned",
+                    (unsigned long long)dst);
+  CUresult r = ctx->cu->cuMemsetD32((CUdeviceptr)dst, value, count);
+  if (r != CUDA_SUCCESS)
+    return rt_cuda_error(r, "cuMemsetD32", "setting %zu words at 0x%llx", count,
+                         (unsigned long long)dst);
+  return TILE_RT_SUCCESS;
+}

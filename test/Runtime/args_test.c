@@ -1,0 +1,142 @@
+/*===- args_test.c - Arguments checked against kernel records -------------===*
+ *
+ * tile_rt_kernel_desc_check_args without a GPU: counts, kinds, dtypes,
+ * ranks, alignment, and the TMA rules of tensor-map arguments (args.test).
+ *
+ *===----------------------------------------------------------------------===*/
+
+#include "test_util.h"
+
+#include <string.h>
+
+static const char info_text[] =
+    "tile-kernel-info 1\n"
+    "kernel gemm\n"
+    "block 384 1 1\n"
+    "smem 197632\n"
+    "grid 0 2 1 256\n"
+    "grid 1 2 0 128\n"
+    "param memref 0 f16 2\n"
+    "param memref 1 f16 2\n"
+    "param memref 2 f32 2\n"
+    "param scalar 3 f32\n"
+    "param scalar 4 i64\n"
+    "param tensormap 0 f16 2 box 64 128 swizzle 128\n"
+    "param tensormap 1 f16 2 box 64 256 swizzle 128\n"
+    "end\n";
+
+static tile_rt_arg args[5];
+
+/* A valid call: A 4096x1024, B 1024x2048, C 4096x2048 f32, alpha, k-tiles. */
+static void reset(void) {
+  MUST(tile_rt_arg_memref_2d(&args[0], TILE_RT_F16, 0x10000, 4096, 1024, 1024));
+  MUST(tile_rt_arg_memref_2d(&args[1], TILE_RT_F16, 0x20000, 1024, 2048, 2048));
+  MUST(tile_rt_arg_memref_2d(&args[2], TILE_RT_F32, 0x30000, 4096, 2048, 2048));
+  MUST(tile_rt_arg_f32(&args[3], 1.0f));
+  MUST(tile_rt_arg_i64(&args[4], 16));
+}
+
+static void check(const char *label, const tile_rt_kernel_desc *k, int n) {
+  report(label, tile_rt_kernel_desc_check_args(k, args, n));
+  reset();
+}
+
+int main(void) {
+  tile_rt_kernel_info *info;
+  MUST(tile_rt_kernel_info_parse(&info, info_text, strlen(info_text)));
+  const tile_rt_kernel_desc *k;
+  MUST(tile_rt_kernel_info_find(&k, info, "gemm"));
+  reset();
+
+  check("valid", k, 5);
+  check("count", k, 4);
+  MUST(tile_rt_arg_i32(&args[0], 1));
+  check("scalar for memref", k, 5);
+  MUST(
+      tile_rt_arg_memref_2d(&args[1], TILE_RT_BF16, 0x20000, 1024, 2048, 2048));
+  check("dtype", k, 5);
+  MUST(tile_rt_arg_memref_3d(&args[2], TILE_RT_F32, 0x30000, 1, 4096, 2048));
+  check("rank", k, 5);
+  MUST(tile_rt_arg_i32(&args[4], 16));
+  check("i32 for i64", k, 5);
+  MUST(tile_rt_arg_memref_1d(&args[3], TILE_RT_F32, 0x40000, 1));
+  check("memref for f32", k, 5);
+  MUST(tile_rt_arg_memref_2d(&args[2], TILE_RT_F32, 0x30008, 4096, 2048, 2048));
+  check("misaligned C", k, 5);
+  MUST(tile_rt_arg_memref_2d(&args[2], TILE_RT_F32, 0x30000, 4096, -1, 2048));
+  check("negative size", k, 5);
+  {
+    const int64_t sizes[2] = {4096, 2048}, strides[2] = {1, 4096};
+    MUST(tile_rt_arg_memref(&args[2], TILE_RT_F32, 0x30000, 2, sizes, strides));
+    check("column-major C", k, 5);
+  }
+
+  /* The TMA rules, on the tensor maps over A (param 5) and B (param 6). */
+  MUST(tile_rt_arg_memref_2d(&args[0], TILE_RT_F16, 0x10000, 4096, 1000, 1000));
+  check("A ld 1000 (2000 bytes)", k, 5);
+  MUST(tile_rt_arg_memref_2d(&args[0], TILE_RT_F16, 0x10000, 4096, 1000, 1004));
+  check("A ld 1004 (2008 bytes)", k, 5);
+  MUST(tile_rt_arg_memref_2d(&args[1], TILE_RT_F16, 0x20000, 1024, 2048,
+                             (int64_t)1 << 39));
+  check("B ld 2^39 (2^40 bytes)", k, 5);
+  MUST(tile_rt_arg_memref_2d(&args[0], TILE_RT_F16, 0x10000, 0, 1024, 1024));
+  check("A M=0", k, 5);
+  MUST(tile_rt_arg_memref_2d(&args[0], TILE_RT_F16, 0x10000, 4096, 1024, 0));
+  check("A ld 0", k, 5);
+  {
+    const int64_t sizes[2] = {1024, 2048}, strides[2] = {2048, 2};
+    MUST(tile_rt_arg_memref(&args[1], TILE_RT_F16, 0x20000, 2, sizes, strides));
+    check("B inner stride 2", k, 5);
+  }
+
+  /* Rules the parser already enforces, on a hand-made record. */
+  tile_rt_param_desc params[2];
+  memset(params, 0, sizeof params);
+  params[0].kind = TILE_RT_PARAM_MEMREF;
+  params[0].dtype = TILE_RT_F16;
+  params[0].rank = 2;
+  params[1] = params[0];
+  params[1].kind = TILE_RT_PARAM_TENSORMAP;
+  params[1].box[0] = 64;
+  params[1].box[1] = 300;
+  params[1].swizzle = 128;
+  tile_rt_kernel_desc hand;
+  memset(&hand, 0, sizeof hand);
+  hand.name = "hand";
+  hand.nargs = 1;
+  hand.nparams = 2;
+  hand.params = params;
+  check("hand box 300", &hand, 1);
+  params[1].box[1] = 64;
+  params[1].box[0] = 128;
+  check("hand inner 256 bytes swizzle 128", &hand, 1);
+  params[1].swizzle = 0;
+  check("hand inner 256 bytes no swizzle", &hand, 1);
+  params[1].box[0] = 12;
+  check("hand inner 24 bytes", &hand, 1);
+  params[1].box[0] = 8;
+  check("hand inner 16 bytes", &hand, 1);
+
+  /* Building arguments. */
+  tile_rt_arg a;
+  const int64_t six[6] = {1, 1, 1, 1, 1, 1};
+  report("rank 6", tile_rt_arg_memref(&a, TILE_RT_F16, 0, 6, six, six));
+  report("rank 0", tile_rt_arg_memref(&a, TILE_RT_F16, 0, 0, six, six));
+  report("bad dtype",
+         tile_rt_arg_memref(&a, (tile_rt_dtype)12, 0, 1, six, six));
+  MUST(tile_rt_arg_memref_4d(&a, TILE_RT_BF16, 0x100, 2, 3, 4, 5));
+  printf("4d: rank %d sizes %lld %lld %lld %lld strides %lld %lld %lld %lld\n",
+         a.u.memref.rank, (long long)a.u.memref.sizes[0],
+         (long long)a.u.memref.sizes[1], (long long)a.u.memref.sizes[2],
+         (long long)a.u.memref.sizes[3], (long long)a.u.memref.strides[0],
+         (long long)a.u.memref.strides[1], (long long)a.u.memref.strides[2],
+         (long long)a.u.memref.strides[3]);
+  MUST(tile_rt_arg_memref_2d(&a, TILE_RT_F32, 0x100, 7, 5, 8));
+  printf("2d: sizes %lld %lld strides %lld %lld\n",
+         (long long)a.u.memref.sizes[0], (long long)a.u.memref.sizes[1],
+         (long long)a.u.memref.strides[0], (long long)a.u.memref.strides[1]);
+  report("NULL out", tile_rt_arg_i32(NULL, 1));
+
+  MUST(tile_rt_kernel_info_free(info));
+  return 0;
+}

@@ -1,0 +1,222 @@
+/*===- info_test.c - Kernel info parsing, valid and malformed -------------===*
+ *
+ * Prints the parsed records of valid texts and the status and message of
+ * each malformed one (checked by info.test).
+ *
+ *===----------------------------------------------------------------------===*/
+
+#include "test_util.h"
+
+#include <string.h>
+
+static void print_desc(const tile_rt_kernel_desc *k) {
+  printf("kernel %s block %u %u %u smem %u nargs %d nparams %d\n", k->name,
+         k->block[0], k->block[1], k->block[2], k->smem, k->nargs, k->nparams);
+  for (int a = 0; a < 3; ++a) {
+    const tile_rt_grid_rule *g = &k->grid[a];
+    if (g->present)
+      printf("  grid %d: arg %d dim %d tile %lld\n", a, g->arg, g->dim,
+             (long long)g->tile);
+    else
+      printf("  grid %d: absent\n", a);
+  }
+  for (int i = 0; i < k->nparams; ++i) {
+    const tile_rt_param_desc *p = &k->params[i];
+    static const char *const kind[] = {"memref", "scalar", "tensormap"};
+    printf("  param %d: %s arg %d %s rank %d", i, kind[p->kind], p->arg,
+           tile_rt_dtype_name(p->dtype), p->rank);
+    if (p->kind == TILE_RT_PARAM_TENSORMAP) {
+      printf(" box");
+      for (int d = 0; d < p->rank; ++d)
+        printf(" %u", p->box[d]);
+      printf(" swizzle %d", p->swizzle);
+    }
+    printf("\n");
+  }
+}
+
+static void parse_and_print(const char *label, const char *text, size_t len) {
+  tile_rt_kernel_info *info = NULL;
+  if (report(label, tile_rt_kernel_info_parse(&info, text, len)) !=
+      TILE_RT_SUCCESS) {
+    if (info)
+      printf("%s: output not cleared on failure\n", label);
+    return;
+  }
+  int n = -1;
+  MUST(tile_rt_kernel_info_count(&n, info));
+  printf("%s: %d kernels\n", label, n);
+  for (int i = 0; i < n; ++i) {
+    const tile_rt_kernel_desc *k;
+    MUST(tile_rt_kernel_info_get(&k, info, i));
+    print_desc(k);
+  }
+  MUST(tile_rt_kernel_info_free(info));
+}
+
+static const char gemm_info[] =
+    "tile-kernel-info 1\n"
+    "kernel gemm_f16\n"
+    "block 384 1 1\n"
+    "smem 197632\n"
+    "grid 0 2 1 256\n"
+    "grid 1 2 0 128\n"
+    "param memref 0 f16 2\n"
+    "param memref 1 f16 2\n"
+    "param memref 2 f32 2\n"
+    "param scalar 3 f32\n"
+    "param tensormap 0 f16 2 box 64 128 swizzle 128\n"
+    "param tensormap 1 f16 2 box 64 256 swizzle 128\n"
+    "end\n"
+    "kernel softmax\n"
+    "block 128 2 1\n"
+    "smem 0\n"
+    "grid 0 -1 0 132\n"
+    "param memref 0 bf16 3\n"
+    "param scalar 1 i64\n"
+    "param scalar 2 i32\n"
+    "end\n";
+
+/* A malformed text and what the test calls it. */
+typedef struct bad_case {
+  const char *label;
+  const char *text;
+} bad_case;
+
+#define HDR "tile-kernel-info 1\n"
+#define K "kernel k\nblock 128 1 1\nsmem 0\n"
+#define M2 "param memref 0 f16 2\n"
+
+static const bad_case bad[] = {
+    {"empty", ""},
+    {"version", "tile-kernel-info 2\nkernel k\n"},
+    {"no-header", "kernel k\nblock 1 1 1\nsmem 0\nend\n"},
+    {"unknown-kind", HDR K "blok 1 1 1\nend\n"},
+    {"block-fields", HDR "kernel k\nblock 128 1\nsmem 0\nend\n"},
+    {"block-zero", HDR "kernel k\nblock 0 1 1\nsmem 0\nend\n"},
+    {"block-threads", HDR "kernel k\nblock 1024 2 1\nsmem 0\nend\n"},
+    {"block-z", HDR "kernel k\nblock 1 1 65\nsmem 0\nend\n"},
+    {"double-space", HDR "kernel k\nblock 128  1 1\nsmem 0\nend\n"},
+    {"trailing-space", HDR "kernel k\nblock 128 1 1 \nsmem 0\nend\n"},
+    {"crlf", HDR "kernel k\r\nblock 128 1 1\nsmem 0\nend\n"},
+    {"tab", HDR "kernel k\nblock\t128 1 1\nsmem 0\nend\n"},
+    {"smem-text", HDR "kernel k\nblock 128 1 1\nsmem 12a\nend\n"},
+    {"smem-negative", HDR "kernel k\nblock 128 1 1\nsmem -4\nend\n"},
+    {"smem-plus", HDR "kernel k\nblock 128 1 1\nsmem +4\nend\n"},
+    {"smem-huge",
+     HDR "kernel k\nblock 128 1 1\nsmem 99999999999999999999\nend\n"},
+    {"block-twice", HDR K "block 128 1 1\nend\n"},
+    {"smem-twice", HDR K "smem 0\nend\n"},
+    {"grid-axis", HDR K M2 "grid 3 0 0 64\nend\n"},
+    {"grid-twice", HDR K M2 "grid 0 0 0 64\ngrid 0 0 1 64\nend\n"},
+    {"grid-scalar", HDR K "param scalar 0 i32\ngrid 0 0 0 64\nend\n"},
+    {"grid-no-arg", HDR K M2 "grid 1 1 0 64\nend\n"},
+    {"grid-dim", HDR K "grid 0 0 2 64\n" M2 "end\n"},
+    {"grid-tile", HDR K M2 "grid 0 0 0 0\nend\n"},
+    {"grid-arg", HDR K M2 "grid 0 -2 0 4\nend\n"},
+    {"param-order", HDR K "param memref 1 f16 2\nend\n"},
+    {"param-kind", HDR K "param pointer 0 f16\nend\n"},
+    {"param-short", HDR K "param\nend\n"},
+    {"scalar-dtype", HDR K "param scalar 0 f16\nend\n"},
+    {"dtype", HDR K "param memref 0 f8 2\nend\n"},
+    {"rank", HDR K "param memref 0 f16 6\nend\n"},
+    {"rank-zero", HDR K "param memref 0 f16 0\nend\n"},
+    {"memref-fields", HDR K "param memref 0 f16\nend\n"},
+    {"tmap-not-memref", HDR K
+     "param scalar 0 i32\nparam tensormap 0 i32 1 box 4 swizzle 0\nend\n"},
+    {"tmap-undeclared",
+     HDR K M2 "param tensormap 1 f16 2 box 64 64 swizzle 0\nend\n"},
+    {"tmap-dtype",
+     HDR K M2 "param tensormap 0 bf16 2 box 64 64 swizzle 128\nend\n"},
+    {"tmap-rank", HDR K M2 "param tensormap 0 f16 1 box 64 swizzle 128\nend\n"},
+    {"tmap-box-word",
+     HDR K M2 "param tensormap 0 f16 2 boxes 64 64 swizzle 128\nend\n"},
+    {"tmap-swizzle-word",
+     HDR K M2 "param tensormap 0 f16 2 box 64 64 swz 128\nend\n"},
+    {"tmap-fields",
+     HDR K M2 "param tensormap 0 f16 2 box 64 swizzle 128\nend\n"},
+    {"tmap-box-big",
+     HDR K M2 "param tensormap 0 f16 2 box 64 512 swizzle 128\nend\n"},
+    {"tmap-box-zero",
+     HDR K M2 "param tensormap 0 f16 2 box 64 0 swizzle 128\nend\n"},
+    {"tmap-swizzle",
+     HDR K M2 "param tensormap 0 f16 2 box 64 64 swizzle 96\nend\n"},
+    {"tmap-inner-swizzle",
+     HDR K M2 "param tensormap 0 f16 2 box 128 64 swizzle 128\nend\n"},
+    {"tmap-inner-16",
+     HDR K M2 "param tensormap 0 f16 2 box 4 64 swizzle 0\nend\n"},
+    {"arg-after-tmap", HDR K M2 "param tensormap 0 f16 2 box 64 64 swizzle "
+                                "128\nparam scalar 1 i32\nend\n"},
+    {"no-end", HDR K M2},
+    {"nested", HDR K "kernel other\nend\n"},
+    {"no-block", HDR "kernel k\nsmem 0\nend\n"},
+    {"no-smem", HDR "kernel k\nblock 1 1 1\nend\n"},
+    {"duplicate", HDR K "end\n" K "end\n"},
+    {"empty-line", HDR K "\nend\n"},
+    {"outside", HDR K "end\nblock 1 1 1\n"},
+    {"end-fields", HDR K "end now\n"},
+    {"kernel-fields", HDR "kernel a b\n"},
+    {"too-many-fields",
+     HDR K "param tensormap 0 f16 5 box 1 1 1 1 1 swizzle 0 1 2 3 4\nend\n"},
+    {"header-inside", HDR K "tile-kernel-info 1\nend\n"},
+};
+
+int main(void) {
+  /* Status and dtype helpers. */
+  for (int s = TILE_RT_SUCCESS; s <= TILE_RT_ERROR_TIMEOUT; ++s)
+    printf("status %d %s\n", s, tile_rt_status_name((tile_rt_status)s));
+  printf("status 99 %s\n", tile_rt_status_name((tile_rt_status)99));
+  const char *names[] = {"f16", "bf16", "f32", "f64",
+                         "i8",  "i16",  "i32", "i64"};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i) {
+    tile_rt_dtype d;
+    MUST(tile_rt_dtype_from_name(&d, names[i]));
+    printf("dtype %s = %d size %zu name %s\n", names[i], (int)d,
+           tile_rt_dtype_size(d), tile_rt_dtype_name(d));
+  }
+  tile_rt_dtype d;
+  report("dtype f8", tile_rt_dtype_from_name(&d, "f8"));
+  printf("dtype 42 size %zu name %s\n", tile_rt_dtype_size((tile_rt_dtype)42),
+         tile_rt_dtype_name((tile_rt_dtype)42));
+
+  /* Valid texts. */
+  parse_and_print("gemm", gemm_info, strlen(gemm_info));
+  /* A NUL counted in the length, no final newline, a repeated header. */
+  parse_and_print("with-nul", gemm_info, sizeof gemm_info);
+  const char *no_newline = HDR "kernel a\nblock 32 1 1\nsmem 16\nend";
+  parse_and_print("no-newline", no_newline, strlen(no_newline));
+  const char *two = HDR "kernel a\nblock 32 1 1\nsmem 0\nend\n" HDR
+                        "kernel b\nblock 64 1 1\nsmem 0\nend\n";
+  parse_and_print("two-headers", two, strlen(two));
+  const char *none = HDR;
+  parse_and_print("no-kernels", none, strlen(none));
+  /* Only the first `len` bytes count. */
+  parse_and_print("prefix", gemm_info, 19);
+
+  /* Lookups. */
+  tile_rt_kernel_info *info;
+  MUST(tile_rt_kernel_info_parse(&info, gemm_info, strlen(gemm_info)));
+  const tile_rt_kernel_desc *k = NULL;
+  if (report("find softmax", tile_rt_kernel_info_find(&k, info, "softmax")) ==
+      TILE_RT_SUCCESS)
+    printf("found %s\n", k->name);
+  report("find gemm", tile_rt_kernel_info_find(&k, info, "gemm"));
+  report("get 2", tile_rt_kernel_info_get(&k, info, 2));
+  report("get -1", tile_rt_kernel_info_get(&k, info, -1));
+  report("parse NULL", tile_rt_kernel_info_parse(NULL, "", 0));
+  MUST(tile_rt_kernel_info_free(info));
+  report("free NULL", tile_rt_kernel_info_free(NULL));
+
+  /* Malformed texts. */
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+    tile_rt_kernel_info *out = (tile_rt_kernel_info *)&out;
+    tile_rt_status st =
+        tile_rt_kernel_info_parse(&out, bad[i].text, strlen(bad[i].text));
+    printf("bad %s: %s: %s%s\n", bad[i].label, tile_rt_status_name(st),
+           st == TILE_RT_SUCCESS ? "(accepted)" : tile_rt_last_error(),
+           out ? " [output not cleared]" : "");
+    if (st == TILE_RT_SUCCESS)
+      tile_rt_kernel_info_free(out);
+  }
+  return 0;
+}

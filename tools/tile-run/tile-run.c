@@ -1,0 +1,316 @@
+/*===- tile-run.c - Compile, load, check and time tile kernels ------------===*
+ *
+ * tile-run [options] FILE.mlir
+ *   compiles FILE through the C API, prints each kernel's launch metadata,
+ *   then, with a GPU, each kernel's registers and local memory, and runs an
+ *   operator when --op names one. Without a GPU (or driver) it says so and
+ *   exits 0: compiling is the job there.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#include "host_util.h"
+#include "ops.h"
+#include "tool_compile.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* How long any wait for the GPU may take before it counts as a hang. */
+#define TILE_RUN_DEFAULT_TIMEOUT_S 60.0
+/* Untimed launches before timing. */
+#define TILE_RUN_DEFAULT_WARMUP 5
+
+typedef struct tile_run_args {
+  tool_source source;
+  tool_run_options run;
+  tool_options op_options;
+  const tool_op *op;
+  const char *kernel;
+  int device;
+  int check_given, no_check;
+  int probe;
+} tile_run_args;
+
+static void usage(void) {
+  printf("usage: tile-run [options] FILE.mlir\n"
+         "       tile-run --no-compile --image F.cubin --kinfo F.kinfo "
+         "[options]\n"
+         "Compiles FILE.mlir, prints its kernels; with a GPU, loads them and "
+         "runs --op.\n\nsource options:\n%s"
+         "\nrun options:\n"
+         "  --device N         GPU ordinal (default 0)\n"
+         "  --probe            only say whether a GPU is usable (exit 0) or "
+         "not (1)\n"
+         "  --op NAME          run operator NAME on --kernel\n"
+         "  --kernel NAME      the kernel to run (default: the only one)\n"
+         "  --check            compare with a host reference (the default "
+         "unless --iters)\n"
+         "  --no-check         do not\n"
+         "  --iters N          time N launches (default 0: no timing)\n"
+         "  --warmup N         untimed launches first (default %d)\n"
+         "  --seed S           seed of the random inputs (default 1)\n"
+         "  --timeout SEC      longest wait for the GPU (default %.0f)\n"
+         "\noperators:\n",
+         tool_source_usage, TILE_RUN_DEFAULT_WARMUP,
+         TILE_RUN_DEFAULT_TIMEOUT_S);
+  tool_print_ops();
+}
+
+/* The value of option argv[*i], or NULL after printing that it is missing. */
+static const char *option_value(int argc, char **argv, int *i) {
+  if (*i + 1 >= argc) {
+    tool_fail("%s needs a value", argv[*i]);
+    return NULL;
+  }
+  return argv[++*i];
+}
+
+static int parse_int_option(int *out, int argc, char **argv, int *i, int64_t lo,
+                            int64_t hi) {
+  const char *name = argv[*i];
+  const char *v = option_value(argc, argv, i);
+  int64_t x;
+  if (!v)
+    return -1;
+  if (tool_parse_i64(&x, v, lo, hi) != 0) {
+    tool_fail("%s wants an integer in [%lld, %lld], got '%s'", name,
+              (long long)lo, (long long)hi, v);
+    return -1;
+  }
+  *out = (int)x;
+  return 0;
+}
+
+/* An operator option (--M 4096), once --op is known. */
+static int parse_op_option(tile_run_args *a, int argc, char **argv, int *i) {
+  const char *name = argv[*i] + 2;
+  for (const tool_op_flag *f = a->op ? a->op->flags : NULL; f && f->name; ++f) {
+    if (strcmp(f->name, name) != 0)
+      continue;
+    if (a->op_options.count == TOOL_MAX_OPTIONS)
+      return tool_fail("too many operator options"), -1;
+    const char *value = NULL;
+    if (f->takes_value && !(value = option_value(argc, argv, i)))
+      return -1;
+    a->op_options.name[a->op_options.count] = f->name;
+    a->op_options.value[a->op_options.count++] = value;
+    return 1;
+  }
+  return 0;
+}
+
+/* Returns -1 to exit 0 (help), 0 to go on, 1 (or 2 for usage) to fail. */
+static int parse_args(tile_run_args *a, int argc, char **argv) {
+  memset(a, 0, sizeof *a);
+  tool_source_init(&a->source);
+  a->run.warmup = TILE_RUN_DEFAULT_WARMUP;
+  a->run.seed = 1;
+  a->run.timeout_s = TILE_RUN_DEFAULT_TIMEOUT_S;
+  /* The operator decides which other options exist: find it first. */
+  for (int i = 1; i + 1 < argc; ++i)
+    if (strcmp(argv[i], "--op") == 0) {
+      a->op = tool_find_op(argv[i + 1]);
+      if (!a->op)
+        return tool_fail("unknown operator '%s' (see --help)", argv[i + 1]), 2;
+    }
+  for (int i = 1; i < argc; ++i) {
+    const char *arg = argv[i];
+    int r = tool_source_option(&a->source, argc, argv, &i);
+    if (r < 0)
+      return 2;
+    if (r > 0)
+      continue;
+    if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
+      usage();
+      return -1;
+    }
+    int64_t seed;
+    if (strcmp(arg, "--op") == 0) {
+      ++i; /* found above */
+    } else if (strcmp(arg, "--kernel") == 0) {
+      if (!(a->kernel = option_value(argc, argv, &i)))
+        return 2;
+    } else if (strcmp(arg, "--device") == 0) {
+      if (parse_int_option(&a->device, argc, argv, &i, 0, 1023) != 0)
+        return 2;
+    } else if (strcmp(arg, "--iters") == 0) {
+      if (parse_int_option(&a->run.iters, argc, argv, &i, 0, 1000000) != 0)
+        return 2;
+    } else if (strcmp(arg, "--warmup") == 0) {
+      if (parse_int_option(&a->run.warmup, argc, argv, &i, 0, 1000000) != 0)
+        return 2;
+    } else if (strcmp(arg, "--seed") == 0) {
+      const char *v = option_value(argc, argv, &i);
+      if (!v || tool_parse_i64(&seed, v, 0, INT64_MAX) != 0)
+        return tool_fail("--seed wants a non-negative integer"), 2;
+      a->run.seed = (uint64_t)seed;
+    } else if (strcmp(arg, "--timeout") == 0) {
+      const char *v = option_value(argc, argv, &i);
+      if (!v || tool_parse_double(&a->run.timeout_s, v) != 0 ||
+          a->run.timeout_s <= 0)
+        return tool_fail("--timeout wants a positive number of seconds"), 2;
+    } else if (strcmp(arg, "--probe") == 0) {
+      a->probe = 1;
+    } else if (strcmp(arg, "--check") == 0) {
+      a->check_given = 1;
+    } else if (strcmp(arg, "--no-check") == 0) {
+      a->no_check = 1;
+    } else if (strncmp(arg, "--", 2) == 0) {
+      r = parse_op_option(a, argc, argv, &i);
+      if (r < 0)
+        return 2;
+      if (r == 0)
+        return tool_fail("unknown option '%s'%s (see --help)", arg,
+                         a->op ? "" : " (operator options need --op)"),
+               2;
+    } else if (!a->source.mlir_path) {
+      a->source.mlir_path = arg;
+    } else {
+      return tool_fail("more than one input file ('%s', '%s')",
+                       a->source.mlir_path, arg),
+             2;
+    }
+  }
+  if (a->probe)
+    return 0; /* nothing else is needed */
+  if (a->check_given && a->no_check)
+    return tool_fail("--check and --no-check contradict each other"), 2;
+  /* Check by default, unless only timing was asked for. */
+  a->run.check = a->check_given || (!a->no_check && a->run.iters == 0);
+  if (tool_source_validate(&a->source) != 0)
+    return 2;
+  return 0;
+}
+
+/* Looks up every kernel and prints its compiled attributes. */
+static int print_kernel_attributes(tile_rt_module *module,
+                                   const tile_rt_kernel_info *info) {
+  int n, rc = 0;
+  tile_rt_kernel_info_count(&n, info);
+  for (int i = 0; i < n; ++i) {
+    const tile_rt_kernel_desc *d;
+    tile_rt_kernel *k;
+    tile_rt_kernel_attrs at;
+    tile_rt_kernel_info_get(&d, info, i);
+    tile_rt_status st = tile_rt_module_get_kernel(&k, module, d->name);
+    if (st == TILE_RT_SUCCESS)
+      st = tile_rt_kernel_attributes(&at, k);
+    if (st != TILE_RT_SUCCESS) {
+      rc = tool_rt_fail(d->name, st);
+      continue;
+    }
+    printf("kernel %s: %d registers, %d bytes local memory%s, %d bytes "
+           "static smem, sm_%d binary\n",
+           d->name, at.registers, at.local_bytes,
+           at.local_bytes ? " (spills or stack)" : "", at.static_smem,
+           at.binary_version);
+  }
+  return rc;
+}
+
+static int run_op(const tile_run_args *a, tile_rt_context *ctx,
+                  tile_rt_module *module, const tile_rt_kernel_info *info) {
+  const char *name = a->kernel;
+  int n;
+  tile_rt_kernel_info_count(&n, info);
+  if (!name) {
+    if (n != 1)
+      return tool_fail("the module has %d kernels: name one with --kernel", n);
+    const tile_rt_kernel_desc *only;
+    tile_rt_kernel_info_get(&only, info, 0);
+    name = only->name;
+  }
+  tool_op_env env;
+  memset(&env, 0, sizeof env);
+  env.ctx = ctx;
+  env.run = &a->run;
+  env.options = &a->op_options;
+  tile_rt_status st = tile_rt_module_get_kernel(&env.kernel, module, name);
+  if (st == TILE_RT_SUCCESS)
+    st = tile_rt_kernel_desc_of(&env.desc, env.kernel);
+  if (st != TILE_RT_SUCCESS)
+    return tool_rt_fail("--kernel", st);
+  return a->op->run(&env);
+}
+
+/* --probe: exit 0 when GPU `device` can be used (lit's `cuda` feature). */
+static int probe(int device) {
+  tile_rt_context *ctx;
+  tile_rt_status st = tile_rt_context_create(&ctx, device);
+  if (st != TILE_RT_SUCCESS) {
+    printf("no GPU found: %s\n", tile_rt_last_error());
+    return 1;
+  }
+  tile_rt_device_info dev;
+  tile_rt_context_device_info(&dev, ctx);
+  printf("GPU %d: %s, sm_%d%d\n", dev.ordinal, dev.name, dev.cc_major,
+         dev.cc_minor);
+  tile_rt_context_free(ctx);
+  return 0;
+}
+
+static int run(const tile_run_args *a) {
+  tool_buffer image = {0}, kinfo = {0};
+  tile_rt_kernel_info *info = NULL;
+  tile_rt_context *ctx = NULL;
+  tile_rt_module *module = NULL;
+  int rc = tool_source_load(&a->source, &image, &kinfo);
+  if (rc != 0)
+    goto done;
+  tile_rt_status st = tile_rt_kernel_info_parse(&info, kinfo.data, kinfo.size);
+  if (st != TILE_RT_SUCCESS) {
+    rc = tool_rt_fail("kernel info", st);
+    goto done;
+  }
+  int n;
+  tile_rt_kernel_info_count(&n, info);
+  for (int i = 0; i < n; ++i) {
+    const tile_rt_kernel_desc *d;
+    tile_rt_kernel_info_get(&d, info, i);
+    tool_print_kernel(d);
+  }
+
+  st = tile_rt_context_create(&ctx, a->device);
+  if (st == TILE_RT_ERROR_NO_DRIVER || st == TILE_RT_ERROR_NO_DEVICE) {
+    printf("no GPU found: %s\n", tile_rt_last_error());
+    goto done; /* compiling was the job */
+  }
+  if (st != TILE_RT_SUCCESS) {
+    rc = tool_rt_fail("GPU context", st);
+    goto done;
+  }
+  tile_rt_device_info dev;
+  tile_rt_context_device_info(&dev, ctx);
+  printf("GPU %d: %s, sm_%d%d, %d SMs, %d KiB opt-in smem per block\n",
+         dev.ordinal, dev.name, dev.cc_major, dev.cc_minor, dev.sm_count,
+         dev.max_smem_optin / 1024);
+  st = tile_rt_module_load(&module, ctx, image.data, image.size, kinfo.data,
+                           kinfo.size);
+  if (st != TILE_RT_SUCCESS) {
+    rc = tool_rt_fail("loading the module", st);
+    goto done;
+  }
+  const tile_rt_kernel_info *loaded;
+  tile_rt_module_kernel_info(&loaded, module);
+  rc = print_kernel_attributes(module, loaded);
+  if (rc == 0 && a->op)
+    rc = run_op(a, ctx, module, loaded);
+done:
+  tile_rt_module_free(module);
+  tile_rt_context_free(ctx);
+  tile_rt_kernel_info_free(info);
+  tool_buffer_free(&image);
+  tool_buffer_free(&kinfo);
+  return rc;
+}
+
+int main(int argc, char **argv) {
+  tool_name = "tile-run";
+  tile_run_args a;
+  int rc = parse_args(&a, argc, argv);
+  if (rc < 0)
+    return 0;
+  if (rc > 0)
+    return rc;
+  return a.probe ? probe(a.device) : run(&a);
+}

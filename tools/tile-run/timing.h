@@ -1,0 +1,32 @@
+/*===- timing.h - Event timing of repeated launches --------------*- C -*-===*
+ *
+ * The measuring rules of docs/ANCHORS.md ("How to measure"): warm up, time
+ * each launch between CUDA events, rotate among input sets so the inputs do
+ * not sit in L2, and report the median.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef TILE_TOOLS_TIMING_H
+#define TILE_TOOLS_TIMING_H
+
+#include "tile-rt/tile_rt.h"
+
+/// Enqueues one launch on input set `set` of `stream`; returns 0, or 1
+/// after printing why not.
+typedef int (*tool_launch_fn)(void *user, int set, tile_rt_stream *stream);
+
+/// The times of the timed launches, in milliseconds.
+typedef struct tool_timing {
+  double median_ms, min_ms, max_ms;
+  int iters;
+} tool_timing;
+
+/// Runs `warmup` launches, then `iters` launches each timed between two
+/// events, launch i on set i % nsets, waiting at most `timeout_s` for the
+/// GPU. Returns 0, or 1 after printing why.
+int tool_time_launches(tool_timing *out, tile_rt_context *ctx,
+                       tile_rt_stream *stream, tool_launch_fn launch,
+                       void *user, int nsets, int warmup, int iters,
+                       double timeout_s);
+
+#endif /* TILE_TOOLS_TIMING_H */

@@ -1,0 +1,46 @@
+/*===- tool_compile.h - Getting a module: compile it, or read it -*- C -*-===*
+ *
+ * The source options tile-run and tile-bench share: compile FILE.mlir in
+ * process through the C API (mlirTileCompile), or read a binary and its
+ * kernel info from files (--no-compile --image F --kinfo F).
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef TILE_TOOLS_TOOL_COMPILE_H
+#define TILE_TOOLS_TOOL_COMPILE_H
+
+#include "host_util.h"
+
+/// Where the module comes from and how to compile it.
+typedef struct tool_source {
+  const char *mlir_path; ///< The positional FILE.mlir.
+  const char *chip;      ///< NULL: the C API's default (sm_90a).
+  const char *features;  ///< NULL: the C API's default (+ptx80).
+  int opt_level;         ///< -1: the C API's default (3).
+  int ptx;               ///< Emit PTX for the driver to JIT, not a cubin.
+  const char *emit_dir;  ///< Write <stem>.cubin|.ptx and <stem>.kinfo here.
+  int no_compile;        ///< Read image_path and kinfo_path instead.
+  const char *image_path;
+  const char *kinfo_path;
+} tool_source;
+
+/// The option lines for --help.
+extern const char tool_source_usage[];
+
+/// Sets the defaults.
+void tool_source_init(tool_source *s);
+
+/// If argv[*i] is a source option, consumes it (advancing *i past its
+/// value) and returns 1; returns 0 for other arguments, -1 after printing
+/// that a value is missing or bad.
+int tool_source_option(tool_source *s, int argc, char **argv, int *i);
+
+/// Checks the combination of options; 0, or 1 after printing what is wrong.
+int tool_source_validate(const tool_source *s);
+
+/// Compiles (printing the time it took) or reads the module into `image`
+/// and `kinfo`, and writes the --emit-dir files. 0, or 1 after printing why.
+int tool_source_load(const tool_source *s, tool_buffer *image,
+                     tool_buffer *kinfo);
+
+#endif /* TILE_TOOLS_TOOL_COMPILE_H */
