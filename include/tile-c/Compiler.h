@@ -1,0 +1,52 @@
+//===- Compiler.h - C API: compile tile IR to a GPU binary --------*- C -*-===//
+//
+// Compiles a module holding `tile.kernel`s to a cubin (or PTX) in process and
+// hands back the bytes and the kernels' launch metadata through callbacks.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_C_COMPILER_H
+#define TILE_C_COMPILER_H
+
+#include "mlir-c/IR.h"
+#include "mlir-c/Support.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// What the compiler produces.
+typedef enum MlirTileOutputFormat {
+  MlirTileOutputCubin = 0, ///< ELF for the target chip, assembled by ptxas.
+  MlirTileOutputPtx = 1,   ///< PTX text, for the driver to JIT.
+} MlirTileOutputFormat;
+
+/// Options of one compilation. Null strings mean the defaults
+/// (chip "sm_90a", features "+ptx80", opt level 3, cubin).
+typedef struct MlirTileCompileOptions {
+  const char *chip;
+  const char *features;
+  int optLevel;
+  MlirTileOutputFormat format;
+} MlirTileCompileOptions;
+
+/// Fills `options` with the defaults.
+MLIR_CAPI_EXPORTED void
+mlirTileCompileOptionsInitDefault(MlirTileCompileOptions *options);
+
+/// Lowers every `tile.kernel` of `module` (modified in place) down to a GPU
+/// binary. On success, `binaryCallback` receives the binary bytes and
+/// `metadataCallback` the kernel launch metadata text (format in
+/// docs/KernelABI.md); each may be called several times with consecutive
+/// chunks. On failure, diagnostics go to the context's handlers and the
+/// result is failure. The callbacks do not own the bytes they are given.
+MLIR_CAPI_EXPORTED MlirLogicalResult mlirTileCompile(
+    MlirModule module, const MlirTileCompileOptions *options,
+    MlirStringCallback binaryCallback, MlirStringCallback metadataCallback,
+    void *userData);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif // TILE_C_COMPILER_H

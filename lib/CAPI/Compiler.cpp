@@ -1,0 +1,67 @@
+//===- Compiler.cpp - C API: compile tile IR to a GPU binary ------------===//
+
+#include "tile-c/Compiler.h"
+#include "tile/Pipelines/Pipelines.h"
+
+#include "mlir/CAPI/IR.h"
+#include "mlir/CAPI/Support.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
+
+using namespace mlir;
+
+/// Name of the module attribute the tile lowering leaves the launch metadata in.
+static constexpr llvm::StringLiteral kKernelInfoAttr = "tile.kernel_info";
+
+void mlirTileCompileOptionsInitDefault(MlirTileCompileOptions *options) {
+  options->chip = nullptr;
+  options->features = nullptr;
+  options->optLevel = 3;
+  options->format = MlirTileOutputCubin;
+}
+
+MlirLogicalResult mlirTileCompile(MlirModule cModule,
+                                  const MlirTileCompileOptions *cOptions,
+                                  MlirStringCallback binaryCallback,
+                                  MlirStringCallback metadataCallback,
+                                  void *userData) {
+  ModuleOp module = unwrap(cModule);
+  MlirTileCompileOptions defaults;
+  mlirTileCompileOptionsInitDefault(&defaults);
+  const MlirTileCompileOptions &opts = cOptions ? *cOptions : defaults;
+
+  tile::TileToBinaryOptions options;
+  if (opts.chip)
+    options.chip = std::string(opts.chip);
+  if (opts.features)
+    options.features = std::string(opts.features);
+  options.optLevel = opts.optLevel;
+  PassManager pm(module.getContext());
+  tile::buildTileToBinaryPipeline(pm, options,
+                                  opts.format == MlirTileOutputPtx
+                                      ? tile::BinaryFormat::Ptx
+                                      : tile::BinaryFormat::Cubin);
+  if (failed(pm.run(module)))
+    return mlirLogicalResultFailure();
+
+  SmallVector<gpu::BinaryOp> binaries(module.getOps<gpu::BinaryOp>());
+  if (binaries.size() != 1) {
+    module.emitError("tile: expected one gpu.binary after compilation, got ")
+        << binaries.size();
+    return mlirLogicalResultFailure();
+  }
+  ArrayRef<Attribute> objects = binaries.front().getObjects().getValue();
+  if (objects.size() != 1) {
+    binaries.front().emitError("tile: expected one object (one target), got ")
+        << objects.size();
+    return mlirLogicalResultFailure();
+  }
+  StringRef bytes = cast<gpu::ObjectAttr>(objects.front()).getObject();
+  if (binaryCallback)
+    binaryCallback(wrap(bytes), userData);
+  auto info = module->getAttrOfType<StringAttr>(kKernelInfoAttr);
+  if (metadataCallback && info)
+    metadataCallback(wrap(info.getValue()), userData);
+  return mlirLogicalResultSuccess();
+}
