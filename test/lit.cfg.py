@@ -5,7 +5,6 @@ import os
 import subprocess
 
 import lit.formats
-from lit.llvm import llvm_config
 
 # Run from the source tree without a build directory's site config, e.g. on
 # a GPU machine with prebuilt tools: `lit -Dtile_tools=DIR test/Integration`
@@ -23,6 +22,8 @@ if not hasattr(config, "tile_obj_root"):
     config.cuda_bin_dir = os.path.join(
         os.environ.get("CUDA_HOME", "/usr/local/cuda"), "bin")
     lit.llvm.initialize(lit_config, config)
+
+from lit.llvm import llvm_config
 
 config.name = "TILE"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
