@@ -21,6 +21,7 @@ void tile::buildTileToBinaryPipeline(OpPassManager &pm,
                                      BinaryFormat format) {
   ConvertTileToNVGPUOptions tileOptions;
   tileOptions.chip = options.chip;
+  pm.addPass(createTileInferLayouts());
   pm.addPass(createConvertTileToNVGPU(tileOptions));
   std::string upstream = llvm::formatv(
       "nvvm-attach-target{{chip={0} features={1} O={2}},"

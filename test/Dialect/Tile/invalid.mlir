@@ -355,3 +355,58 @@ func.func private @f(!tile.fragment<2x2x2x2xf32>)
 
 // expected-error @+1 {{tile elements must be integers or floats, got 'index'}}
 func.func private @f(!tile.fragment<2x2xindex>)
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %a = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  tile.parallel outs(%a : !tile.fragment<64x64xf32>) attributes {indexing_maps = [
+      affine_map<(i, j) -> (i, j)>]} {
+  ^bb0(%y: f32):
+    // expected-error @+1 {{index_c1: dim 2 is not a dimension of the 2-d iteration space}}
+    %i = tile.index 2
+    tile.yield %y : f32
+  }
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  // expected-error @+1 {{'tile.index' op expects parent op 'tile.parallel'}}
+  %i = tile.index 0
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  // expected-error @+1 {{alloc_c2: #tile.mma<warpgroups = 1> lays out 2-d fragments with at least one warpgroup, not rank 1}}
+  %a = tile.alloc_fragment {layout = #tile.mma<warpgroups = 1>} : !tile.fragment<64xf32>
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  // expected-error @+1 {{alloc_c2: #tile.blocked<vector = 4, lanes = [32], warps = [4]> needs a positive vector and one positive lane and warp count per dimension of a 1-d or 2-d fragment (rank 2)}}
+  %a = tile.alloc_fragment {layout = #tile.blocked<vector = 4, lanes = [32], warps = [4]>} : !tile.fragment<64x64xf32>
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  // expected-error @+1 {{alloc_c2: the lanes of #tile.blocked<vector = 4, lanes = [4, 4], warps = [4, 1]> multiply to 16, not 32}}
+  %a = tile.alloc_fragment {layout = #tile.blocked<vector = 4, lanes = [4, 4], warps = [4, 1]>} : !tile.fragment<64x64xf32>
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  // expected-error @+1 {{alloc_c2: #tile.slice<dim = 3, parent = #tile.mma<warpgroups = 1>> removes dimension 3 of a rank-2 parent}}
+  %a = tile.alloc_fragment {layout = #tile.slice<dim = 3, parent = #tile.mma<warpgroups = 1>>} : !tile.fragment<64xf32>
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  // expected-error @+1 {{alloc_c2: 42 : i64 is not a fragment layout (#tile.mma, #tile.blocked or #tile.slice)}}
+  %a = tile.alloc_fragment {layout = 42} : !tile.fragment<64xf32>
+}

@@ -49,3 +49,20 @@ tile.kernel @all_ops(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf3
   // CHECK: tile.copy %{{.*}} -> %[[C]][%{{.*}}, %{{.*}}] : !tile.fragment<64x128xf32> -> memref<?x?xf32>
   tile.copy %acc -> %C[%bx, %bz] : !tile.fragment<64x128xf32> -> memref<?x?xf32>
 }
+
+// Layouts and tile.index round-trip.
+// CHECK-LABEL: tile.kernel @layouts
+// CHECK: tile.alloc_fragment {layout = #tile.mma<warpgroups = 1>} : !tile.fragment<64x64xf32>
+// CHECK: tile.alloc_fragment {layout = #tile.slice<dim = 1, parent = #tile.mma<warpgroups = 1>>} : !tile.fragment<64xf32>
+// CHECK: tile.alloc_fragment {layout = #tile.blocked<vector = 8, lanes = [2, 16], warps = [4, 1]>} : !tile.fragment<64x128xf32>
+// CHECK: tile.index 1
+tile.kernel @layouts(%A: memref<?xf16>) grid [1] threads 128 {
+  %a = tile.alloc_fragment {layout = #tile.mma<warpgroups = 1>} : !tile.fragment<64x64xf32>
+  %m = tile.alloc_fragment {layout = #tile.slice<dim = 1, parent = #tile.mma<warpgroups = 1>>} : !tile.fragment<64xf32>
+  %x = tile.alloc_fragment {layout = #tile.blocked<vector = 8, lanes = [2, 16], warps = [4, 1]>} : !tile.fragment<64x128xf32>
+  tile.parallel outs(%a : !tile.fragment<64x64xf32>) attributes {indexing_maps = [affine_map<(i, j) -> (i, j)>]} {
+  ^bb0(%v: f32):
+    %j = tile.index 1
+    tile.yield %v : f32
+  }
+}

@@ -1,6 +1,7 @@
 //===- TileDialect.cpp - The tile dialect and its types -----------------===//
 
 #include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Dialect/Tile/IR/TileAttrs.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/Dialect/Tile/IR/TileTypes.h"
 
@@ -58,7 +59,14 @@ LogicalResult FragmentType::verify(function_ref<InFlightDiagnostic()> emitError,
   return verifyTileType(emitError, shape, elementType);
 }
 
+#define GET_ATTRDEF_CLASSES
+#include "tile/Dialect/Tile/IR/TileAttrs.cpp.inc"
+
 void TileDialect::initialize() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "tile/Dialect/Tile/IR/TileAttrs.cpp.inc"
+      >();
   addTypes<
 #define GET_TYPEDEF_LIST
 #include "tile/Dialect/Tile/IR/TileTypes.cpp.inc"

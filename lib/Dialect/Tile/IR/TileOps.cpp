@@ -247,7 +247,66 @@ static LogicalResult verifyAllocPlacement(Operation *op) {
 }
 
 LogicalResult AllocSharedOp::verify() { return verifyAllocPlacement(*this); }
-LogicalResult AllocFragmentOp::verify() { return verifyAllocPlacement(*this); }
+
+/// alloc_c2: whether `layout` can lay out a fragment of rank `rank`.
+static LogicalResult verifyLayout(Operation *op, Attribute layout,
+                                  int64_t rank) {
+  if (auto mma = dyn_cast<MmaLayoutAttr>(layout)) {
+    if (rank != 2 || mma.getWarpgroups() < 1)
+      return op->emitOpError("alloc_c2: ")
+             << layout << " lays out 2-d fragments with at least one "
+             << "warpgroup, not rank " << rank;
+    return success();
+  }
+  if (auto blocked = dyn_cast<BlockedLayoutAttr>(layout)) {
+    auto positive = [](ArrayRef<int64_t> v) {
+      return llvm::all_of(v, [](int64_t x) { return x > 0; });
+    };
+    if (rank > 2 || (int64_t)blocked.getLanes().size() != rank ||
+        (int64_t)blocked.getWarps().size() != rank || blocked.getVector() < 1 ||
+        !positive(blocked.getLanes()) || !positive(blocked.getWarps()))
+      return op->emitOpError("alloc_c2: ")
+             << layout << " needs a positive vector and one positive lane "
+             << "and warp count per dimension of a 1-d or 2-d fragment (rank "
+             << rank << ")";
+    int64_t lanes = 1;
+    for (int64_t l : blocked.getLanes())
+      lanes *= l;
+    if (lanes != kWarpSize)
+      return op->emitOpError("alloc_c2: the lanes of ")
+             << layout << " multiply to " << lanes << ", not " << kWarpSize;
+    return success();
+  }
+  if (auto slice = dyn_cast<SliceLayoutAttr>(layout)) {
+    if (slice.getDim() < 0 || slice.getDim() > rank)
+      return op->emitOpError("alloc_c2: ")
+             << layout << " removes dimension " << slice.getDim()
+             << " of a rank-" << rank + 1 << " parent";
+    return verifyLayout(op, slice.getParent(), rank + 1);
+  }
+  return op->emitOpError("alloc_c2: ")
+         << layout << " is not a fragment layout (#tile.mma, #tile.blocked "
+         << "or #tile.slice)";
+}
+
+LogicalResult AllocFragmentOp::verify() {
+  if (failed(verifyAllocPlacement(*this)))
+    return failure();
+  if (std::optional<Attribute> layout = getLayout())
+    return verifyLayout(*this, *layout, getType().getShape().size());
+  return success();
+}
+
+LogicalResult IndexOp::verify() {
+  auto parallel = (*this)->getParentOfType<ParallelOp>();
+  int64_t rank =
+      cast<ShapedType>(parallel.getOutputs()[0].getType()).getRank();
+  if (getDim() < 0 || getDim() >= rank)
+    return emitOpError("index_c1: dim ")
+           << getDim() << " is not a dimension of the " << rank
+           << "-d iteration space";
+  return success();
+}
 
 //===----------------------------------------------------------------------===//
 // FillOp

@@ -27,6 +27,7 @@ def Tile_Dialect : Dialect {
     synchronisation and instruction selection are the compiler's job.
   }];
   let useDefaultTypePrinterParser = 1;
+  let useDefaultAttributePrinterParser = 1;
 }
 
 class Tile_Op<string mnemonic, list<Trait> traits = []>

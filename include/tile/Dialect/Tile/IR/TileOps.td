@@ -10,6 +10,7 @@
 
 include "tile/Dialect/Tile/IR/TileDialect.td"
 include "tile/Dialect/Tile/IR/TileTypes.td"
+include "tile/Dialect/Tile/IR/TileAttrs.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/IR/OpAsmInterface.td"
 include "mlir/IR/EnumAttr.td"
@@ -111,6 +112,24 @@ def Tile_YieldOp : Tile_Op<"yield", [Pure, Terminator, ReturnLike,
   let builders = [OpBuilder<(ins), [{ /* nothing */ }]>];
 }
 
+def Tile_IndexOp : Tile_Op<"index", [Pure, HasParent<"ParallelOp">]> {
+  let summary = "the index of the current element in a tile.parallel body";
+  let description = [{
+    The coordinate, along dimension `dim` of the iteration space, of the
+    element that the enclosing `tile.parallel` body is computing (counted
+    from the tile's origin). Masks use it, e.g. causal attention.
+
+    Constraints:
+    - index_c1: `dim` is a dimension of the iteration space.
+
+    Example: `%j = tile.index 1`
+  }];
+  let arguments = (ins I64Attr:$dim);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$dim attr-dict";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Allocation
 //===----------------------------------------------------------------------===//
@@ -138,13 +157,19 @@ def Tile_AllocFragmentOp : Tile_Op<"alloc_fragment", [
   let summary = "allocates a tile in the block's registers";
   let description = [{
     A logical tile spread over the registers of the block's threads
-    (TileLang's `T.alloc_fragment`). Its layout comes from the ops that use it.
+    (TileLang's `T.alloc_fragment`). Its `layout` (which thread holds which
+    element) is usually left out and inferred by `tile-infer-layouts` from
+    the ops that use the fragment; when given, it is kept.
 
     Constraints:
     - alloc_c1: as for `tile.alloc_shared`.
+    - alloc_c2: a given layout fits the fragment: an mma layout is 2-d, a
+      blocked layout has one lane and one warp count per dimension (at most
+      2-d), a slice removes a dimension of its parent.
 
     Example: `%acc = tile.alloc_fragment : !tile.fragment<128x128xf32>`
   }];
+  let arguments = (ins OptionalAttr<AnyAttr>:$layout);
   let results = (outs Tile_FragmentType:$result);
   let assemblyFormat = "attr-dict `:` qualified(type($result))";
   let hasVerifier = 1;

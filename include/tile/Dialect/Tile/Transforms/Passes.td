@@ -5,6 +5,34 @@
 
 include "mlir/Pass/PassBase.td"
 
+def TileInferLayouts : Pass<"tile-infer-layouts", "ModuleOp"> {
+  let summary = "Give every register fragment a layout";
+  let description = [{
+    Sets the `layout` attribute of every `tile.alloc_fragment` that has none:
+    a `tile.gemm` accumulator takes the warpgroup-MMA layout; the result of
+    `tile.reduce` along `d` takes its source's layout sliced along `d`;
+    `tile.parallel` gives its outputs' layout to identity-mapped inputs and
+    the slice of it to broadcast inputs (and takes an input's layout for its
+    outputs when none is known); fragment-to-fragment copies share one. A
+    fragment that nothing constrains gets a blocked layout whose global
+    accesses are 16 bytes wide. Two requirements that disagree are reported
+    at the op that adds the second.
+
+    Before:
+    ```mlir
+    %acc = tile.alloc_fragment : !tile.fragment<128x128xf32>
+    %m = tile.alloc_fragment : !tile.fragment<128xf32>
+    tile.gemm %a, %b, %acc : ...
+    tile.reduce max %acc -> %m {dim = 1 : i64} : ...
+    ```
+    After:
+    ```mlir
+    %acc = tile.alloc_fragment {layout = #tile.mma<warpgroups = 1>} : ...
+    %m = tile.alloc_fragment {layout = #tile.slice<dim = 1, parent = #tile.mma<warpgroups = 1>>} : ...
+    ```
+  }];
+}
+
 def TileFinalizeKernelABI : Pass<"tile-finalize-kernel-abi", "ModuleOp"> {
   let summary = "Pass TMA descriptors by value as __grid_constant__ parameters";
   let description = [{

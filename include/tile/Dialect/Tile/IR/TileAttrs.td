@@ -1,0 +1,71 @@
+//===- TileAttrs.td - Fragment layouts ---------------------*- tablegen -*-===//
+//
+// A fragment layout says which thread of the block holds which element of a
+// register tile. Each layout is separable: along every dimension, an
+// element's coordinate is a function of the thread plus a function of the
+// register that holds it (lib/Conversion/TileToNVGPU/RegisterLayout.h).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_DIALECT_TILE_IR_TILEATTRS_TD
+#define TILE_DIALECT_TILE_IR_TILEATTRS_TD
+
+include "tile/Dialect/Tile/IR/TileDialect.td"
+include "mlir/IR/AttrTypeBase.td"
+
+class Tile_Attr<string name, string attrMnemonic, list<Trait> traits = []>
+    : AttrDef<Tile_Dialect, name, traits> {
+  let mnemonic = attrMnemonic;
+}
+
+def Tile_MmaLayoutAttr : Tile_Attr<"MmaLayout", "mma"> {
+  let summary = "the warpgroup-MMA accumulator layout";
+  let description = [{
+    The layout of a `tile.gemm` accumulator on sm_90a (PTX ISA 9.7.15.5.1,
+    "Register Fragments", D). The rows are split evenly between
+    `warpgroups` warpgroups in 64-row tiles; in each, register i of lane l of
+    warp w holds row `16w + l/4 + 8((i/2) mod 2)` and column
+    `8(i/4) + 2(l mod 4) + i mod 2`.
+
+    Example: `#tile.mma<warpgroups = 2>`
+  }];
+  let parameters = (ins "int64_t":$warpgroups);
+  let assemblyFormat = "`<` `warpgroups` `=` $warpgroups `>`";
+}
+
+def Tile_BlockedLayoutAttr : Tile_Attr<"BlockedLayout", "blocked"> {
+  let summary = "a row-major blocked layout for element-wise work";
+  let description = [{
+    Each thread holds runs of `vector` consecutive elements of the last
+    dimension; the lanes of a warp form a `lanes[0]` x `lanes[1]` grid and
+    the warps of the block a `warps[0]` x `warps[1]` grid, rows first; the
+    pattern repeats over the tile. Global loads and stores of such a
+    fragment are `vector` elements wide.
+
+    Example: `#tile.blocked<vector = 8, lanes = [1, 32], warps = [8, 1]>`
+  }];
+  let parameters = (ins "int64_t":$vector,
+                        ArrayRefParameter<"int64_t">:$lanes,
+                        ArrayRefParameter<"int64_t">:$warps);
+  let assemblyFormat = [{
+    `<` `vector` `=` $vector `,` `lanes` `=` `[` $lanes `]` `,`
+    `warps` `=` `[` $warps `]` `>`
+  }];
+}
+
+def Tile_SliceLayoutAttr : Tile_Attr<"SliceLayout", "slice"> {
+  let summary = "a parent layout with one dimension removed";
+  let description = [{
+    The layout of a fragment that is a parent-layout fragment with dimension
+    `dim` removed (the result of `tile.reduce` along `dim`, or an operand of
+    `tile.parallel` broadcast along it): each thread holds the elements at
+    the coordinates it holds in the parent, replicated over the threads
+    that differ only along `dim`.
+
+    Example: `#tile.slice<dim = 1, parent = #tile.mma<warpgroups = 1>>`
+  }];
+  let parameters = (ins "int64_t":$dim, "::mlir::Attribute":$parent);
+  let assemblyFormat = "`<` `dim` `=` $dim `,` `parent` `=` $parent `>`";
+}
+
+#endif // TILE_DIALECT_TILE_IR_TILEATTRS_TD

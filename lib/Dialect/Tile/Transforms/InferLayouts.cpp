@@ -1,0 +1,256 @@
+//===- InferLayouts.cpp - Give every register fragment a layout ---------===//
+//
+// Layouts flow along the ops that relate fragments (see Passes.td) until a
+// fixed point; a fragment that nothing constrains is then given a blocked
+// layout, sources before derived fragments, and the flow resumes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/IR/TileOps.h"
+#include "tile/Dialect/Tile/Transforms/Passes.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/MapVector.h"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_TILEINFERLAYOUTS
+#include "tile/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+constexpr int64_t kWarpSize = 32;
+constexpr int64_t kWarpgroupSize = 128;
+/// Bytes of one vectorised global access (ld.global.v4.b32).
+constexpr int64_t kVectorBytes = 16;
+
+/// The layouts of one kernel's fragments, and who set them.
+class LayoutSolver {
+public:
+  explicit LayoutSolver(KernelOp kernel) : kernel(kernel) {}
+
+  LogicalResult run();
+
+private:
+  /// Records `layout` for `frag`, or reports a conflict at `op`.
+  LogicalResult require(Value frag, Attribute layout, Operation *op);
+  /// One sweep over the kernel; sets `changed` when a layout was learnt.
+  LogicalResult propagate(bool &changed);
+  /// A blocked layout for `type` whose rows are spread over the warps.
+  Attribute defaultLayout(FragmentType type, Type globalElement);
+  bool isFragment(Value v) { return isa<FragmentType>(v.getType()); }
+
+  KernelOp kernel;
+  llvm::MapVector<Value, Attribute> layouts;
+  DenseMap<Value, Operation *> setBy;
+};
+} // namespace
+
+LogicalResult LayoutSolver::require(Value frag, Attribute layout,
+                                    Operation *op) {
+  auto [it, inserted] = layouts.insert({frag, layout});
+  if (inserted) {
+    setBy[frag] = op;
+    return success();
+  }
+  if (it->second == layout)
+    return success();
+  InFlightDiagnostic d = op->emitOpError("layout conflict: this op needs ")
+                         << layout << " for a fragment that has "
+                         << it->second;
+  if (Operation *first = setBy.lookup(frag))
+    d.attachNote(first->getLoc()) << "layout set here";
+  return d;
+}
+
+/// The layout an input of a tile.parallel needs, given the outputs' layout
+/// and the input's indexing map: the same layout for the identity, a slice
+/// for a map that drops one iteration dimension.
+static FailureOr<Attribute> inputLayout(Attribute outLayout, AffineMap map) {
+  if (map.isIdentity())
+    return outLayout;
+  if (map.getNumResults() + 1 != map.getNumDims())
+    return failure();
+  for (unsigned d = 0; d < map.getNumDims(); ++d) {
+    SmallVector<unsigned> kept;
+    for (unsigned e = 0; e < map.getNumDims(); ++e)
+      if (e != d)
+        kept.push_back(e);
+    if (map == AffineMap::getMultiDimIdentityMap(map.getNumDims(),
+                                                 map.getContext())
+                   .getSubMap(kept))
+      return Attribute(SliceLayoutAttr::get(map.getContext(), d, outLayout));
+  }
+  return failure();
+}
+
+LogicalResult LayoutSolver::propagate(bool &changed) {
+  size_t before = layouts.size();
+  WalkResult result = kernel.walk([&](Operation *op) -> WalkResult {
+    if (auto gemm = dyn_cast<GemmOp>(op)) {
+      if (!isFragment(gemm.getC()))
+        return WalkResult::advance();
+      int64_t threads = kernel.getThreads();
+      if (threads % kWarpgroupSize != 0) {
+        gemm.emitOpError("warpgroup MMA needs whole warpgroups: threads (")
+            << threads << ") must be a multiple of " << kWarpgroupSize;
+        return WalkResult::interrupt();
+      }
+      auto mma = MmaLayoutAttr::get(op->getContext(), threads / kWarpgroupSize);
+      return failed(require(gemm.getC(), mma, op)) ? WalkResult::interrupt()
+                                                   : WalkResult::advance();
+    }
+    if (auto reduce = dyn_cast<ReduceOp>(op)) {
+      Attribute src = layouts.lookup(reduce.getSource());
+      if (!src)
+        return WalkResult::advance();
+      auto slice =
+          SliceLayoutAttr::get(op->getContext(), reduce.getDim(), src);
+      return failed(require(reduce.getDest(), slice, op))
+                 ? WalkResult::interrupt()
+                 : WalkResult::advance();
+    }
+    if (auto copy = dyn_cast<CopyOp>(op)) {
+      if (!isFragment(copy.getSource()) || !isFragment(copy.getDest()))
+        return WalkResult::advance();
+      for (auto [from, to] : {std::pair(copy.getSource(), copy.getDest()),
+                              std::pair(copy.getDest(), copy.getSource())})
+        if (Attribute l = layouts.lookup(from))
+          if (failed(require(to, l, op)))
+            return WalkResult::interrupt();
+      return WalkResult::advance();
+    }
+    auto parallel = dyn_cast<ParallelOp>(op);
+    if (!parallel)
+      return WalkResult::advance();
+    SmallVector<AffineMap> maps;
+    for (Attribute a : parallel.getIndexingMaps())
+      maps.push_back(cast<AffineMapAttr>(a).getValue());
+    Attribute out;
+    for (Value v : parallel.getOutputs())
+      if (!out)
+        out = layouts.lookup(v);
+    for (auto [i, v] : llvm::enumerate(parallel.getInputs()))
+      if (!out && maps[i].isIdentity() && isFragment(v))
+        out = layouts.lookup(v);
+    if (!out)
+      return WalkResult::advance();
+    for (Value v : parallel.getOutputs())
+      if (isFragment(v) && failed(require(v, out, op)))
+        return WalkResult::interrupt();
+    for (auto [i, v] : llvm::enumerate(parallel.getInputs())) {
+      if (!isFragment(v))
+        continue;
+      FailureOr<Attribute> l = inputLayout(out, maps[i]);
+      if (failed(l)) {
+        op->emitOpError("input #")
+            << i << " is indexed by " << AffineMapAttr::get(maps[i])
+            << "; a fragment input must be indexed by the identity or by "
+               "the identity without one dimension (a broadcast)";
+        return WalkResult::interrupt();
+      }
+      if (failed(require(v, *l, op)))
+        return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  changed = layouts.size() != before;
+  return failure(result.wasInterrupted());
+}
+
+Attribute LayoutSolver::defaultLayout(FragmentType type, Type globalElement) {
+  MLIRContext *ctx = type.getContext();
+  ArrayRef<int64_t> shape = type.getShape();
+  int64_t warps = std::max<int64_t>(kernel.getThreads() / kWarpSize, 1);
+  int64_t cols = shape.back();
+  int64_t eltBytes =
+      std::max<int64_t>(globalElement.getIntOrFloatBitWidth() / 8, 1);
+  int64_t vector = std::max<int64_t>(1, kVectorBytes / eltBytes);
+  while (vector > 1 && cols % vector != 0)
+    vector /= 2;
+  int64_t laneCols = 1;
+  while (laneCols < kWarpSize && laneCols * vector * 2 <= cols)
+    laneCols *= 2;
+  if (shape.size() == 1)
+    return BlockedLayoutAttr::get(ctx, vector, {kWarpSize}, {warps});
+  int64_t warpCols = 1;
+  int64_t rows = shape[0];
+  // Spread rows over the warps first; give leftover warps to the columns.
+  int64_t laneRows = kWarpSize / laneCols;
+  while (warpCols < warps && rows < laneRows * (warps / warpCols) &&
+         laneCols * vector * warpCols * 2 <= cols)
+    warpCols *= 2;
+  return BlockedLayoutAttr::get(ctx, vector, {laneRows, laneCols},
+                                {warps / warpCols, warpCols});
+}
+
+LogicalResult LayoutSolver::run() {
+  SmallVector<AllocFragmentOp> allocs(
+      kernel.getBodyBlock().getOps<AllocFragmentOp>());
+  for (AllocFragmentOp alloc : allocs)
+    if (std::optional<Attribute> l = alloc.getLayout())
+      layouts[alloc.getResult()] = *l, setBy[alloc.getResult()] = alloc;
+
+  // A fragment is derived if some op gives it a layout from another one.
+  DenseSet<Value> derived;
+  kernel.walk([&](Operation *op) {
+    if (auto reduce = dyn_cast<ReduceOp>(op))
+      derived.insert(reduce.getDest());
+    if (auto parallel = dyn_cast<ParallelOp>(op))
+      for (auto [i, v] : llvm::enumerate(parallel.getInputs()))
+        if (!cast<AffineMapAttr>(parallel.getIndexingMaps()[i])
+                 .getValue()
+                 .isIdentity())
+          derived.insert(v);
+  });
+  // The element type a fragment meets in global memory sets its vector width.
+  DenseMap<Value, Type> globalType;
+  kernel.walk([&](CopyOp copy) {
+    if (auto m = dyn_cast<MemRefType>(copy.getSource().getType()))
+      globalType[copy.getDest()] = m.getElementType();
+    if (auto m = dyn_cast<MemRefType>(copy.getDest().getType()))
+      globalType[copy.getSource()] = m.getElementType();
+  });
+
+  while (true) {
+    bool changed = true;
+    while (changed)
+      if (failed(propagate(changed)))
+        return failure();
+    AllocFragmentOp pick;
+    for (bool allowDerived : {false, true}) {
+      for (AllocFragmentOp alloc : allocs)
+        if (!pick && !layouts.count(alloc.getResult()) &&
+            (allowDerived || !derived.count(alloc.getResult())))
+          pick = alloc;
+      if (pick)
+        break;
+    }
+    if (!pick)
+      break;
+    if (pick.getType().getShape().size() > 2)
+      return pick.emitOpError("has no layout: nothing relates it to a "
+                              "laid-out fragment, and default (blocked) "
+                              "layouts are 1-d or 2-d");
+    Type global = globalType.lookup(pick.getResult());
+    layouts[pick.getResult()] = defaultLayout(
+        pick.getType(), global ? global : pick.getType().getElementType());
+    setBy[pick.getResult()] = pick;
+  }
+  for (AllocFragmentOp alloc : allocs)
+    alloc.setLayoutAttr(layouts.lookup(alloc.getResult()));
+  return success();
+}
+
+namespace {
+struct InferLayoutsPass
+    : tile::impl::TileInferLayoutsBase<InferLayoutsPass> {
+  void runOnOperation() override {
+    for (auto kernel : getOperation().getOps<KernelOp>())
+      if (failed(LayoutSolver(kernel).run()))
+        return signalPassFailure();
+  }
+};
+} // namespace

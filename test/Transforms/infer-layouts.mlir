@@ -1,0 +1,76 @@
+// RUN: tile-opt %s --split-input-file --tile-infer-layouts | FileCheck %s
+
+// The accumulator takes the wgmma layout (two warpgroups); the row maximum
+// is its slice along the columns; a bias broadcast along the rows is its
+// slice along the rows.
+// CHECK-LABEL: tile.kernel @epilogue
+// CHECK: %[[ACC:.*]] = tile.alloc_fragment {layout = #tile.mma<warpgroups = 2>} : !tile.fragment<128x256xf32>
+// CHECK: tile.alloc_fragment {layout = #tile.slice<dim = 1, parent = #tile.mma<warpgroups = 2>>} : !tile.fragment<128xf32>
+// CHECK: tile.alloc_fragment {layout = #tile.slice<dim = 0, parent = #tile.mma<warpgroups = 2>>} : !tile.fragment<256xf32>
+tile.kernel @epilogue(%A: memref<?x?xf16>, %bias: memref<?xf16>) grid [1] threads 256 {
+  %c0 = arith.constant 0 : index
+  %a = tile.alloc_shared : !tile.shared<128x64xf16>
+  %b = tile.alloc_shared : !tile.shared<64x256xf16>
+  %acc = tile.alloc_fragment : !tile.fragment<128x256xf32>
+  %m = tile.alloc_fragment : !tile.fragment<128xf32>
+  %bv = tile.alloc_fragment : !tile.fragment<256xf32>
+  tile.gemm %a, %b, %acc : !tile.shared<128x64xf16>, !tile.shared<64x256xf16>, !tile.fragment<128x256xf32>
+  tile.reduce max %acc -> %m {dim = 1 : i64, clear} : !tile.fragment<128x256xf32> -> !tile.fragment<128xf32>
+  tile.copy %bias[%c0] -> %bv : memref<?xf16> -> !tile.fragment<256xf32>
+  tile.parallel ins(%acc, %bv : !tile.fragment<128x256xf32>, !tile.fragment<256xf32>)
+      outs(%acc : !tile.fragment<128x256xf32>) attributes {indexing_maps = [
+        affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>,
+        affine_map<(i, j) -> (i, j)>]} {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    tile.yield %s : f32
+  }
+}
+
+// -----
+
+// Softmax: nothing fixes the loaded rows, so they get a blocked layout with
+// 16-byte (8 x f16) global accesses, rows over the warps; the row statistics
+// are its slices, even though they are allocated first.
+// CHECK-LABEL: tile.kernel @softmax
+// CHECK: tile.alloc_fragment {layout = #tile.slice<dim = 1, parent = #tile.blocked<vector = 8, lanes = [1, 32], warps = [8, 1]>>} : !tile.fragment<8xf32>
+// CHECK: tile.alloc_fragment {layout = #tile.blocked<vector = 8, lanes = [1, 32], warps = [8, 1]>} : !tile.fragment<8x1024xf32>
+tile.kernel @softmax(%X: memref<?x?xf16>, %Y: memref<?x?xf16>) grid [%X[0] / 8] threads 256 {
+  %c0 = arith.constant 0 : index
+  %m = tile.alloc_fragment : !tile.fragment<8xf32>
+  %x = tile.alloc_fragment : !tile.fragment<8x1024xf32>
+  tile.copy %X[%c0, %c0] -> %x : memref<?x?xf16> -> !tile.fragment<8x1024xf32>
+  tile.reduce max %x -> %m {dim = 1 : i64, clear} : !tile.fragment<8x1024xf32> -> !tile.fragment<8xf32>
+  tile.parallel ins(%x, %m : !tile.fragment<8x1024xf32>, !tile.fragment<8xf32>)
+      outs(%x : !tile.fragment<8x1024xf32>) attributes {indexing_maps = [
+        affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>,
+        affine_map<(i, j) -> (i, j)>]} {
+  ^bb0(%v: f32, %mx: f32, %o: f32):
+    %s = arith.subf %v, %mx : f32
+    tile.yield %s : f32
+  }
+  tile.copy %x -> %Y[%c0, %c0] : !tile.fragment<8x1024xf32> -> memref<?x?xf16>
+}
+
+// -----
+
+// One long row per block: the columns are spread over all eight warps.
+// CHECK-LABEL: tile.kernel @long_row
+// CHECK: tile.alloc_fragment {layout = #tile.blocked<vector = 8, lanes = [1, 32], warps = [1, 8]>} : !tile.fragment<1x8192xf32>
+tile.kernel @long_row(%X: memref<?x?xf16>) grid [1] threads 256 {
+  %c0 = arith.constant 0 : index
+  %x = tile.alloc_fragment : !tile.fragment<1x8192xf32>
+  tile.copy %X[%c0, %c0] -> %x : memref<?x?xf16> -> !tile.fragment<1x8192xf32>
+}
+
+// -----
+
+// A layout given in the IR is kept, and flows to the fragments it relates to.
+// CHECK-LABEL: tile.kernel @explicit
+// CHECK: tile.alloc_fragment {layout = #tile.blocked<vector = 4, lanes = [4, 8], warps = [4, 1]>} : !tile.fragment<64x64xf32>
+// CHECK: tile.alloc_fragment {layout = #tile.blocked<vector = 4, lanes = [4, 8], warps = [4, 1]>} : !tile.fragment<64x64xf32>
+tile.kernel @explicit(%X: memref<?x?xf32>) grid [1] threads 128 {
+  %a = tile.alloc_fragment {layout = #tile.blocked<vector = 4, lanes = [4, 8], warps = [4, 1]>} : !tile.fragment<64x64xf32>
+  %b = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  tile.copy %a -> %b : !tile.fragment<64x64xf32> -> !tile.fragment<64x64xf32>
+}
