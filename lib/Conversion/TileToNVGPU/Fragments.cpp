@@ -1,101 +1,247 @@
 //===- Fragments.cpp - fills and copies of register fragments -----------===//
+//
+// A fragment is a per-thread register array in its layout (RegisterLayout):
+// register r of a thread holds the element at threadCoord + regOffset(r).
+// Copies to and from global memory follow that map with masks, and use
+// vector accesses for runs of registers that are consecutive in memory.
+//
+//===----------------------------------------------------------------------===//
 
 #include "KernelLowering.h"
 #include "SM90.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace mlir::tile;
+
+/// Bytes of the widest global access (ld/st.global.v4.b32).
+static constexpr int64_t kMaxAccessBytes = 16;
 
 LogicalResult KernelLowering::lowerFill(FillOp op) {
   auto it = fragments.find(op.getDest());
   if (it == fragments.end())
     return op.emitOpError("filling a shared tile is not lowered on sm_90a yet");
   Value value = map.lookupOrDefault(op.getValue());
-  for (int64_t i = 0, e = it->second.layout.regsPerThread(); i < e; ++i)
+  for (int64_t i = 0, e = it->second.layout.numRegs(); i < e; ++i)
     memref::StoreOp::create(b, loc(), value, it->second.regs,
                             ValueRange{index(i)});
   return success();
 }
 
-/// Converts a register value to the destination element type.
-static FailureOr<Value> convert(OpBuilder &b, Location l, Value v, Type to) {
+/// Converts a value to `to` (float to float, arith semantics).
+static Value convert(OpBuilder &b, Location l, Value v, Type to) {
   Type from = v.getType();
   if (from == to)
     return v;
-  if (isa<FloatType>(from) && isa<FloatType>(to))
-    return from.getIntOrFloatBitWidth() > to.getIntOrFloatBitWidth()
-               ? arith::TruncFOp::create(b, l, to, v).getResult()
-               : arith::ExtFOp::create(b, l, to, v).getResult();
-  return failure();
+  if (from.getIntOrFloatBitWidth() > to.getIntOrFloatBitWidth())
+    return arith::TruncFOp::create(b, l, to, v);
+  return arith::ExtFOp::create(b, l, to, v);
 }
 
-/// fragment -> global: each thread stores the elements it holds, skipping
-/// those outside the memref.
-LogicalResult KernelLowering::lowerCopy(CopyOp op) {
-  if (copyTensorMap.count(op))
-    return success(); // issued by the enclosing pipelined loop
-  auto src = fragments.find(op.getSource());
-  auto dstType = dyn_cast<MemRefType>(op.getDest().getType());
-  if (src == fragments.end() || !dstType)
-    return op.emitOpError("copying ")
-           << op.getSource().getType() << " to " << op.getDest().getType()
-           << " is not lowered on sm_90a yet";
-  Type from = cast<FragmentType>(op.getSource().getType()).getElementType();
-  Type to = dstType.getElementType();
-  if (!isa<FloatType>(from) || !isa<FloatType>(to))
-    return op.emitOpError("only float fragments are stored so far, got ")
-           << from << " to " << to;
-  const FragmentLayout &layout = src->second.layout;
-  Location l = op.getLoc();
-  Value view = map.lookup(op.getDest());
-  Value rows = memref::DimOp::create(b, l, view, 0);
-  Value cols = memref::DimOp::create(b, l, view, 1);
-  Value row0 = map.lookup(op.getDestOffsets()[0]);
-  Value col0 = map.lookup(op.getDestOffsets()[1]);
-
-  // Thread coordinates in the accumulator layout (KernelLowering.h).
-  Value inGroup = arith::RemUIOp::create(b, l, threadId,
-                                         index(sm90::kWarpgroupSize));
-  Value warpgroup = arith::DivUIOp::create(b, l, threadId,
-                                           index(sm90::kWarpgroupSize));
-  Value warp = arith::DivUIOp::create(b, l, inGroup, index(sm90::kWarpSize));
-  Value lane = arith::RemUIOp::create(b, l, inGroup, index(sm90::kWarpSize));
-  auto add = [&](Value x, Value y) { return arith::AddIOp::create(b, l, x, y); };
-  auto mul = [&](Value x, int64_t c) {
-    return arith::MulIOp::create(b, l, x, index(c));
-  };
-  Value rowBase = add(add(row0, mul(warpgroup, layout.rows / layout.warpgroups)),
-                      add(mul(warp, 16), arith::DivUIOp::create(b, l, lane,
-                                                                index(4))));
-  Value colBase = add(col0, mul(arith::RemUIOp::create(b, l, lane, index(4)), 2));
-
-  int64_t perTile = layout.regsPerMTile();
-  for (int64_t mt = 0; mt < layout.mTilesPerWarpgroup(); ++mt) {
-    for (int64_t half = 0; half < 2; ++half) {
-      Value row = add(rowBase, index(mt * sm90::kWgmmaM + 8 * half));
-      Value rowOk = arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult,
-                                          row, rows);
-      for (int64_t i = 2 * half; i < perTile; i += 4) {
-        for (int64_t j = 0; j < 2; ++j) {
-          int64_t reg = i + j;
-          Value col = add(colBase, index(8 * (reg / 4) + j));
-          Value ok = arith::AndIOp::create(
-              b, l, rowOk,
-              arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, col,
-                                    cols));
-          Value v = memref::LoadOp::create(
-              b, l, src->second.regs, ValueRange{index(mt * perTile + reg)});
-          FailureOr<Value> converted = convert(b, l, v, to);
-          emitIf(ok, [&] {
-            memref::StoreOp::create(b, l, *converted, view,
-                                    ValueRange{row, col});
-          });
-        }
+/// The number of consecutive registers that form one contiguous, aligned
+/// run of the last dimension in every thread: a power of two, at most 16
+/// bytes of `eltBytes` elements.
+static int64_t vectorWidth(const RegisterLayout &layout, int64_t eltBytes) {
+  int64_t last = layout.rank() - 1;
+  for (int64_t v = kMaxAccessBytes / eltBytes; v > 1; v /= 2) {
+    bool ok = layout.numRegs() % v == 0;
+    for (const Coord &base : layout.laneBases)
+      ok &= base[last] % v == 0;
+    for (const Coord &base : layout.warpBases)
+      ok &= base[last] % v == 0;
+    for (int64_t r = 0; ok && r < layout.numRegs(); r += v) {
+      const Coord &start = layout.regOffset(r);
+      ok &= start[last] % v == 0;
+      for (int64_t e = 1; ok && e < v; ++e) {
+        Coord expect = start;
+        expect[last] += e;
+        ok &= layout.regOffset(r + e) == expect;
       }
+    }
+    if (ok)
+      return v;
+  }
+  return 1;
+}
+
+LogicalResult KernelLowering::lowerGlobalCopy(CopyOp op, bool load) {
+  Value frag = load ? op.getDest() : op.getSource();
+  Value memref = load ? op.getSource() : op.getDest();
+  ValueRange offsets = load ? op.getSourceOffsets() : op.getDestOffsets();
+  const FragmentStorage &f = fragments.lookup(frag);
+  const RegisterLayout &layout = f.layout;
+  auto memType = cast<MemRefType>(memref.getType());
+  Type gType = memType.getElementType();
+  Type fType = cast<FragmentType>(frag.getType()).getElementType();
+  if (!isa<FloatType>(gType) || !isa<FloatType>(fType))
+    return op.emitOpError("only float fragments are copied so far, got ")
+           << fType << " and " << gType;
+  Location l = op.getLoc();
+  Value view = map.lookup(memref);
+  int64_t rank = layout.rank();
+  int64_t lead = memType.getRank() - rank; // dimensions the tile does not span
+  SmallVector<Value> dims, base;
+  for (int64_t d = 0; d < memType.getRank(); ++d)
+    dims.push_back(memref::DimOp::create(b, l, view, d));
+  for (int64_t d = 0; d < rank; ++d)
+    base.push_back(arith::AddIOp::create(
+        b, l, map.lookup(offsets[lead + d]),
+        layout.threadCoord(b, l, threadId, d)));
+  SmallVector<Value> leadIndices;
+  for (int64_t d = 0; d < lead; ++d)
+    leadIndices.push_back(map.lookup(offsets[d]));
+
+  int64_t v = vectorWidth(layout, gType.getIntOrFloatBitWidth() / 8);
+  // A vector access also needs the memref's rows and the tile's column
+  // origin to be multiples of the vector (uniform over the block).
+  Value aligned;
+  if (v > 1) {
+    Value col0 = map.lookup(offsets.back());
+    aligned = arith::CmpIOp::create(
+        b, l, arith::CmpIPredicate::eq,
+        arith::RemUIOp::create(b, l, col0, index(v)), index(0));
+    if (memType.getRank() > 1) {
+      auto meta = memref::ExtractStridedMetadataOp::create(b, l, view);
+      Value rowStride = meta.getStrides()[memType.getRank() - 2];
+      aligned = arith::AndIOp::create(
+          b, l, aligned,
+          arith::CmpIOp::create(
+              b, l, arith::CmpIPredicate::eq,
+              arith::RemUIOp::create(b, l, rowStride, index(v)), index(0)));
+    }
+  }
+
+  auto indicesAt = [&](const SmallVector<Value> &coord) {
+    SmallVector<Value> idx(leadIndices);
+    idx.append(coord.begin(), coord.end());
+    return idx;
+  };
+  auto lessThan = [&](Value x, Value bound) {
+    return arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, x, bound);
+  };
+  auto scalarAccess = [&](int64_t reg, const SmallVector<Value> &coord,
+                          Value inside) {
+    if (load) {
+      auto ifOp = scf::IfOp::create(b, l, TypeRange{fType}, inside,
+                                    /*withElseRegion=*/true);
+      {
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(ifOp.thenBlock());
+        Value x = memref::LoadOp::create(b, l, view, indicesAt(coord));
+        scf::YieldOp::create(b, l, convert(b, l, x, fType));
+        b.setInsertionPointToStart(ifOp.elseBlock());
+        scf::YieldOp::create(
+            b, l,
+            ValueRange{arith::ConstantOp::create(b, l, b.getZeroAttr(fType))
+                           .getResult()});
+      }
+      memref::StoreOp::create(b, l, ifOp.getResult(0), f.regs,
+                              ValueRange{index(reg)});
+      return;
+    }
+    Value x = memref::LoadOp::create(b, l, f.regs, ValueRange{index(reg)});
+    Value y = convert(b, l, x, gType);
+    emitIf(inside, [&] {
+      memref::StoreOp::create(b, l, y, view, indicesAt(coord));
+    });
+  };
+
+  for (int64_t r = 0; r < layout.numRegs(); r += v) {
+    SmallVector<Value> coord;
+    Value rowsInside;
+    for (int64_t d = 0; d < rank; ++d) {
+      coord.push_back(arith::AddIOp::create(b, l, base[d],
+                                            index(layout.regOffset(r)[d])));
+      if (d + 1 < rank) {
+        Value in = lessThan(coord[d], dims[lead + d]);
+        rowsInside = rowsInside ? arith::AndIOp::create(b, l, rowsInside, in)
+                                : in;
+      }
+    }
+    auto elementInside = [&](int64_t e, SmallVector<Value> &c) {
+      c = coord;
+      c.back() = arith::AddIOp::create(b, l, coord.back(), index(e));
+      Value in = lessThan(c.back(), dims.back());
+      return rowsInside ? arith::AndIOp::create(b, l, rowsInside, in) : in;
+    };
+    if (v == 1) {
+      SmallVector<Value> c;
+      Value in = elementInside(0, c);
+      scalarAccess(r, c, in);
+      continue;
+    }
+    // Whole run inside and aligned: one vector access; else element-wise.
+    Value end = arith::AddIOp::create(b, l, coord.back(), index(v));
+    Value full = arith::AndIOp::create(
+        b, l, aligned,
+        arith::CmpIOp::create(b, l, arith::CmpIPredicate::ule, end,
+                              dims.back()));
+    if (rowsInside)
+      full = arith::AndIOp::create(b, l, full, rowsInside);
+    auto ifOp = scf::IfOp::create(b, l, full, /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPoint(ifOp.thenYield());
+    auto vecType = VectorType::get({v}, gType);
+    int64_t alignment = v * gType.getIntOrFloatBitWidth() / 8;
+    if (load) {
+      auto vec = vector::LoadOp::create(b, l, vecType, view, indicesAt(coord));
+      vec.setAlignment(alignment);
+      for (int64_t e = 0; e < v; ++e) {
+        Value x = vector::ExtractOp::create(b, l, vec, e);
+        memref::StoreOp::create(b, l, convert(b, l, x, fType), f.regs,
+                                ValueRange{index(r + e)});
+      }
+    } else {
+      SmallVector<Value> elements;
+      for (int64_t e = 0; e < v; ++e)
+        elements.push_back(convert(
+            b, l,
+            memref::LoadOp::create(b, l, f.regs, ValueRange{index(r + e)}),
+            gType));
+      Value vec = vector::FromElementsOp::create(b, l, vecType, elements);
+      auto store = vector::StoreOp::create(b, l, vec, view, indicesAt(coord));
+      store.setAlignment(alignment);
+    }
+    b.setInsertionPoint(ifOp.elseYield());
+    for (int64_t e = 0; e < v; ++e) {
+      SmallVector<Value> c;
+      Value in = elementInside(e, c);
+      scalarAccess(r + e, c, in);
     }
   }
   return success();
+}
+
+LogicalResult KernelLowering::lowerCopy(CopyOp op) {
+  if (copyTensorMap.count(op))
+    return success(); // issued by the enclosing pipelined loop
+  bool srcFrag = fragments.count(op.getSource());
+  bool dstFrag = fragments.count(op.getDest());
+  if (dstFrag && isa<MemRefType>(op.getSource().getType()))
+    return lowerGlobalCopy(op, /*load=*/true);
+  if (srcFrag && isa<MemRefType>(op.getDest().getType()))
+    return lowerGlobalCopy(op, /*load=*/false);
+  if (srcFrag && dstFrag) {
+    const FragmentStorage &from = fragments.lookup(op.getSource());
+    const FragmentStorage &to = fragments.lookup(op.getDest());
+    if (from.layout.regOffsets != to.layout.regOffsets ||
+        from.layout.laneBases != to.layout.laneBases ||
+        from.layout.warpBases != to.layout.warpBases)
+      return op.emitOpError("copies between fragments of different layouts "
+                            "are not lowered yet");
+    Type to_t = cast<FragmentType>(op.getDest().getType()).getElementType();
+    for (int64_t r = 0; r < from.layout.numRegs(); ++r) {
+      Value x = memref::LoadOp::create(b, loc(), from.regs, ValueRange{index(r)});
+      memref::StoreOp::create(b, loc(), convert(b, loc(), x, to_t), to.regs,
+                              ValueRange{index(r)});
+    }
+    return success();
+  }
+  return op.emitOpError("copying ")
+         << op.getSource().getType() << " to " << op.getDest().getType()
+         << " is not lowered on sm_90a yet";
 }

@@ -84,7 +84,7 @@ void KernelLowering::emitWgmmaWait(int64_t pending,
   SmallVector<std::pair<Value, int64_t>> slots;
   for (Value acc : accumulators) {
     const FragmentStorage &f = fragments.lookup(acc);
-    for (int64_t i = 0, e = f.layout.regsPerThread(); i < e; ++i) {
+    for (int64_t i = 0, e = f.layout.numRegs(); i < e; ++i) {
       values.push_back(
           memref::LoadOp::create(b, loc(), f.regs, ValueRange{index(i)}));
       slots.push_back({f.regs, i});
@@ -117,17 +117,19 @@ void KernelLowering::emitWgmmaWait(int64_t pending,
 LogicalResult KernelLowering::lowerGemm(GemmOp op) {
   MLIRContext *ctx = b.getContext();
   const FragmentStorage &acc = fragments.lookup(op.getC());
-  const FragmentLayout &layout = acc.layout;
+  auto cType = cast<FragmentType>(op.getC().getType());
+  int64_t warpgroups = threads / sm90::kWarpgroupSize;
   const SharedTilePlan &a = sharedTiles.lookup(op.getA());
   const SharedTilePlan &bt = sharedTiles.lookup(op.getB());
   Type elt = cast<SharedType>(op.getA().getType()).getElementType();
   NVVM::WGMMATypes inType =
       elt.isF16() ? NVVM::WGMMATypes::f16 : NVVM::WGMMATypes::bf16;
-  int64_t n = layout.cols;
-  int64_t regsPerTile = layout.regsPerMTile();
+  int64_t n = cType.getShape()[1];
+  int64_t regsPerTile = n / 2;
   int64_t kBytes = a.cols * a.eltBytes;
   int64_t kSteps = kBytes / sm90::kWgmmaKBytes;
-  int64_t rowsPerWarpgroup = layout.rows / layout.warpgroups;
+  int64_t rowsPerWarpgroup = cType.getShape()[0] / warpgroups;
+  int64_t mTiles = rowsPerWarpgroup / sm90::kWgmmaM;
   bool kMajorB = op.getTransposeB();
 
   // This warpgroup's rows of A start rowsPerWarpgroup * 128 B into a panel.
@@ -142,7 +144,7 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
   Value bBase = sharedTileAddress(op.getB());
 
   SmallVector<Value> accs;
-  for (int64_t mt = 0; mt < layout.mTilesPerWarpgroup(); ++mt)
+  for (int64_t mt = 0; mt < mTiles; ++mt)
     accs.push_back(loadStruct(*this, acc.regs, mt * regsPerTile, regsPerTile));
 
   NVVM::WgmmaFenceAlignedOp::create(b, loc());
@@ -165,7 +167,7 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
       bDesc = makeDescriptor(*this, addr, bt.panelBytes(),
                              sm90::kSwizzleAtomBytes);
     }
-    for (int64_t mt = 0; mt < layout.mTilesPerWarpgroup(); ++mt) {
+    for (int64_t mt = 0; mt < mTiles; ++mt) {
       int64_t aOff = kPanel * a.panelBytes() +
                      mt * sm90::kWgmmaM * sm90::kSwizzleBytes + kInPanel;
       Value aDesc = makeDescriptor(
@@ -180,7 +182,7 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
     }
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc());
-  for (int64_t mt = 0; mt < layout.mTilesPerWarpgroup(); ++mt)
+  for (int64_t mt = 0; mt < mTiles; ++mt)
     storeStruct(*this, accs[mt], acc.regs, mt * regsPerTile, regsPerTile);
 
   // Inside a pipelined loop, leave this group in flight while the next

@@ -10,6 +10,7 @@
 #ifndef TILE_LIB_CONVERSION_TILETONVGPU_KERNELLOWERING_H
 #define TILE_LIB_CONVERSION_TILETONVGPU_KERNELLOWERING_H
 
+#include "RegisterLayout.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -46,21 +47,8 @@ struct TensorMapPlan {
   Value descriptor; ///< the kernel parameter, once the gpu.func exists
 };
 
-/// Which thread holds which element of a fragment. So far the only layout is
-/// the wgmma accumulator's (PTX ISA 9.7.15.5.1, "Register Fragments, D"):
-/// warpgroup g of the block owns rows [g*rows/W, (g+1)*rows/W) in m64 tiles;
-/// in each, register i of lane l of warp w holds
-///   row = 16w + l/4 + 8*((i/2)%2),  col = 8*(i/4) + 2*(l%4) + i%2.
-struct FragmentLayout {
-  int64_t rows = 0, cols = 0;
-  int64_t warpgroups = 1;
-  int64_t mTilesPerWarpgroup() const { return rows / warpgroups / 64; }
-  int64_t regsPerMTile() const { return cols / 2; }
-  int64_t regsPerThread() const { return mTilesPerWarpgroup() * regsPerMTile(); }
-};
-
 struct FragmentStorage {
-  FragmentLayout layout;
+  RegisterLayout layout;
   Value regs; ///< memref<N x T> per-thread registers (an alloca promoted by SROA)
 };
 
@@ -98,6 +86,10 @@ public:
   LogicalResult lowerGemm(GemmOp op);
   LogicalResult lowerFill(FillOp op);
   LogicalResult lowerCopy(CopyOp op);
+  LogicalResult lowerReduce(ReduceOp op);
+  LogicalResult lowerParallel(ParallelOp op);
+  /// Copies between global memory and a fragment, either way.
+  LogicalResult lowerGlobalCopy(CopyOp op, bool load);
   /// Waits for all outstanding wgmma groups, threading the registers of the
   /// given accumulators through the wait so nothing reads them early.
   void emitWgmmaWait(int64_t pending, ArrayRef<Value> accumulators);
@@ -105,6 +97,9 @@ public:
   // ---- Planning helpers. ----
   LogicalResult planSharedTiles();
   LogicalResult planFragments();
+  LogicalResult planGemms();
+  /// Reserves `bytes` of shared memory, 16-byte aligned; returns the offset.
+  int64_t reserveShared(int64_t bytes);
 
   KernelOp kernel;
   gpu::GPUModuleOp gpuModule;
@@ -119,6 +114,8 @@ public:
   /// The TMA descriptor (index into tensorMaps) of each pipelined copy.
   DenseMap<Operation *, unsigned> copyTensorMap;
   llvm::MapVector<Value, FragmentStorage> fragments;
+  /// Shared scratch (byte offset) of reductions that combine across warps.
+  DenseMap<Operation *, int64_t> reduceScratch;
 
   Value threadId;     ///< gpu.thread_id x
   Value sharedBase;   ///< memref<?xi8, workgroup>: the dynamic shared memory

@@ -76,6 +76,22 @@ LogicalResult KernelLowering::lowerPipelined(PipelinedOp op) {
 
   Value lb = map.lookup(op.getLower()), ub = map.lookup(op.getUpper());
   Value step = map.lookup(op.getStep());
+  if (loads.empty()) {
+    // Nothing to overlap: a plain serial loop.
+    auto loop = scf::ForOp::create(b, l, lb, ub, step);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(loop.getBody()->getTerminator());
+      map.map(body.getArgument(0), loop.getInductionVar());
+      if (failed(lowerBlock(body)))
+        return failure();
+    }
+    if (!pendingAccumulators.empty()) {
+      emitWgmmaWait(0, pendingAccumulators);
+      pendingAccumulators.clear();
+    }
+    return success();
+  }
   Value span = arith::MaxSIOp::create(
       b, l, arith::SubIOp::create(b, l, ub, lb), index(0));
   Value numIters = arith::CeilDivSIOp::create(b, l, span, step);

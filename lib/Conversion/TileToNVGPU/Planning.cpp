@@ -17,7 +17,8 @@ using namespace mlir::tile;
 static int64_t bytesOf(Type t) { return t.getIntOrFloatBitWidth() / 8; }
 
 LogicalResult KernelLowering::plan() {
-  if (failed(planSharedTiles()) || failed(planFragments()))
+  if (failed(planSharedTiles()) || failed(planGemms()) ||
+      failed(planFragments()))
     return failure();
   return success();
 }
@@ -115,42 +116,81 @@ LogicalResult KernelLowering::planSharedTiles() {
   return success();
 }
 
-/// A fragment takes the layout of the tile.gemm that accumulates into it.
+int64_t KernelLowering::reserveShared(int64_t bytes) {
+  int64_t offset = llvm::alignTo(sharedBytes, 16);
+  sharedBytes = offset + bytes;
+  return offset;
+}
+
+/// Every fragment's layout (set by tile-infer-layouts) applied to its shape;
+/// cross-warp reductions get shared scratch.
 LogicalResult KernelLowering::planFragments() {
   for (auto alloc : kernel.getBodyBlock().getOps<AllocFragmentOp>()) {
-    FragmentType type = alloc.getType();
-    GemmOp gemm;
-    for (Operation *user : alloc.getResult().getUsers())
-      if (auto g = dyn_cast<GemmOp>(user); g && g.getC() == alloc.getResult())
-        gemm = g;
-    if (!gemm)
-      return alloc.emitOpError("has no layout: on sm_90a a fragment must be "
-                               "the accumulator of a tile.gemm");
-    if (threads % sm90::kWarpgroupSize != 0)
-      return gemm.emitOpError("warpgroup MMA needs whole warpgroups: threads (")
-             << threads << ") must be a multiple of " << sm90::kWarpgroupSize;
-    FragmentLayout layout;
-    layout.rows = type.getShape()[0];
-    layout.cols = type.getShape()[1];
-    layout.warpgroups = threads / sm90::kWarpgroupSize;
-    if (layout.rows % (sm90::kWgmmaM * layout.warpgroups) != 0)
-      return gemm.emitOpError("M (")
-             << layout.rows << ") must be a multiple of " << sm90::kWgmmaM
-             << " x " << layout.warpgroups
-             << " warpgroups: each warpgroup issues m64 wgmma instructions";
-    if (layout.cols % sm90::kWgmmaNStep != 0 ||
-        layout.cols > sm90::kWgmmaMaxN)
-      return gemm.emitOpError("N (")
-             << layout.cols << ") must be a multiple of " << sm90::kWgmmaNStep
-             << " and at most " << sm90::kWgmmaMaxN << " for wgmma";
-    if (gemm.getTransposeA())
-      return gemm.emitOpError("transpose_a is not lowered on sm_90a; store A "
-                              "as M x K");
-    if (!sharedTiles.count(gemm.getA()) || !sharedTiles.count(gemm.getB()))
-      return gemm.emitOpError("A and B must be tile.alloc_shared tiles");
-    FragmentStorage storage;
-    storage.layout = layout;
-    fragments[alloc.getResult()] = storage;
+    Attribute attr = alloc.getLayout() ? *alloc.getLayout() : Attribute();
+    FailureOr<RegisterLayout> layout = RegisterLayout::get(
+        attr, alloc.getType().getShape(), threads, alloc);
+    if (failed(layout))
+      return failure();
+    fragments[alloc.getResult()] = FragmentStorage{*layout, Value()};
   }
+  WalkResult walk = kernel.walk([&](ReduceOp reduce) {
+    auto src = fragments.find(reduce.getSource());
+    if (src == fragments.end())
+      return WalkResult::advance();
+    int64_t positions = 1 << src->second.layout.warpBitsAlong(reduce.getDim())
+                                 .size();
+    if (positions == 1)
+      return WalkResult::advance();
+    int64_t kept = reduce.getDest().getType().getNumElements();
+    int64_t bytes = positions * kept *
+                    reduce.getDest().getType().getElementTypeBitWidth() / 8;
+    reduceScratch[reduce] = reserveShared(bytes);
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  if (sharedBytes > sm90::kMaxDynamicSharedBytes)
+    return kernel.emitOpError("needs ")
+           << sharedBytes << " bytes of shared memory for its tiles, "
+           << "pipeline stages and reduction scratch; sm_90a allows "
+           << sm90::kMaxDynamicSharedBytes;
   return success();
+}
+
+/// Checks what the wgmma lowering needs of each tile.gemm.
+LogicalResult KernelLowering::planGemms() {
+  WalkResult walk = kernel.walk([&](GemmOp gemm) {
+    auto fail = [&](const Twine &message) {
+      gemm.emitOpError(message);
+      return WalkResult::interrupt();
+    };
+    if (threads % sm90::kWarpgroupSize != 0)
+      return fail("warpgroup MMA needs whole warpgroups: threads (" +
+                  Twine(threads) + ") must be a multiple of " +
+                  Twine(sm90::kWarpgroupSize));
+    auto c = cast<FragmentType>(gemm.getC().getType());
+    int64_t warpgroups = threads / sm90::kWarpgroupSize;
+    int64_t m = c.getShape()[0], n = c.getShape()[1];
+    if (m % (sm90::kWgmmaM * warpgroups) != 0)
+      return fail("M (" + Twine(m) + ") must be a multiple of " +
+                  Twine(sm90::kWgmmaM) + " x " + Twine(warpgroups) +
+                  " warpgroups: each warpgroup issues m64 wgmma instructions");
+    if (n % sm90::kWgmmaNStep != 0 || n > sm90::kWgmmaMaxN)
+      return fail("N (" + Twine(n) + ") must be a multiple of " +
+                  Twine(sm90::kWgmmaNStep) + " and at most " +
+                  Twine(sm90::kWgmmaMaxN) + " for wgmma");
+    if (gemm.getTransposeA())
+      return fail("transpose_a is not lowered on sm_90a; store A as M x K");
+    auto alloc = gemm.getC().getDefiningOp<AllocFragmentOp>();
+    auto mma = alloc && alloc.getLayout()
+                   ? dyn_cast<MmaLayoutAttr>(*alloc.getLayout())
+                   : MmaLayoutAttr();
+    if (!mma || mma.getWarpgroups() != warpgroups)
+      return fail("the accumulator must have the layout #tile.mma<warpgroups "
+                  "= " + Twine(warpgroups) + ">");
+    if (!sharedTiles.count(gemm.getA()) || !sharedTiles.count(gemm.getB()))
+      return fail("A and B must be tile.alloc_shared tiles");
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
 }

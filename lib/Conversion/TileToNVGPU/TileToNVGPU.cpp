@@ -96,6 +96,10 @@ LogicalResult KernelLowering::lowerBlock(Block &block) {
       result = lowerFill(fill);
     } else if (auto copy = dyn_cast<CopyOp>(op)) {
       result = lowerCopy(copy);
+    } else if (auto reduce = dyn_cast<ReduceOp>(op)) {
+      result = lowerReduce(reduce);
+    } else if (auto parallel = dyn_cast<ParallelOp>(op)) {
+      result = lowerParallel(parallel);
     } else if (isa<TileDialect>(op.getDialect())) {
       result = op.emitOpError("is not lowered on sm_90a yet");
     } else {
@@ -208,7 +212,7 @@ LogicalResult KernelLowering::emit() {
   for (auto &[value, storage] : fragments) {
     Type elt = cast<FragmentType>(value.getType()).getElementType();
     storage.regs = memref::AllocaOp::create(
-        b, loc(), MemRefType::get({storage.layout.regsPerThread()}, elt));
+        b, loc(), MemRefType::get({storage.layout.numRegs()}, elt));
   }
 
   if (failed(lowerBlock(kernel.getBodyBlock())))

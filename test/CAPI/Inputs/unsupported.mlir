@@ -1,5 +1,5 @@
 module {
-  tile.kernel @k(%A: memref<?x?xf32>) grid [1] threads 128 {
-    %f = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  tile.kernel @k(%A: memref<?x?xf16>) grid [1] threads 128 {
+    %a = tile.alloc_shared : !tile.shared<64x32xf16>
   }
 }

@@ -1,4 +1,4 @@
-// RUN: tile-opt %s --convert-tile-to-nvgpu | FileCheck %s --implicit-check-not='{{^ *(%[^ ]* = )?tile\.}}'
+// RUN: tile-opt %s --tile-infer-layouts --convert-tile-to-nvgpu | FileCheck %s --implicit-check-not='{{^ *(%[^ ]* = )?tile\.}}'
 
 // The kernel ABI: pointer + sizes + strides per memref, TMA descriptors last.
 // CHECK: module attributes {gpu.container_module, tile.kernel_info = "tile-kernel-info 1\0Akernel gemm\0Ablock 128 1 1\0Asmem 49152\0Agrid 0 2 1 64\0Agrid 1 2 0 64\0Aparam memref 0 f16 2\0Aparam memref 1 f16 2\0Aparam memref 2 f32 2\0Aparam tensormap 0 f16 2 box 64 64 swizzle 128\0Aparam tensormap 1 f16 2 box 64 64 swizzle 128\0Aend\0A
@@ -37,8 +37,14 @@
 // CHECK: nvgpu.mbarrier.arrive.expect_tx
 // CHECK: nvgpu.tma.async.load
 
-// Drain, then the masked epilogue.
+// Drain, then the masked epilogue: pairs of adjacent columns are stored as
+// one 8-byte vector when the row stride allows, element by element at the
+// edges of the matrix.
 // CHECK: llvm.inline_asm has_side_effects asm_dialect = att "wgmma.wait_group.sync.aligned 0;"
+// CHECK: memref.extract_strided_metadata
+// CHECK: scf.if
+// CHECK: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {alignment = 8 : i64} : memref<?x?xf32, strided<[?, 1]>, #gpu.address_space<global>>, vector<2xf32>
+// CHECK: } else {
 // CHECK: scf.if
 // CHECK-NEXT: memref.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : memref<?x?xf32, strided<[?, 1]>, #gpu.address_space<global>>
 // CHECK: gpu.return

@@ -1,4 +1,4 @@
-// RUN: tile-opt %s --split-input-file --convert-tile-to-nvgpu --verify-diagnostics
+// RUN: tile-opt %s --split-input-file --tile-infer-layouts --convert-tile-to-nvgpu --verify-diagnostics
 
 // Each case is valid tile IR that the sm_90a lowering cannot compile; it is
 // rejected with a diagnostic at the op before any code is generated.
@@ -61,13 +61,6 @@ tile.kernel @stage_conflict(%A: memref<?x?xf16>) grid [1] threads 128 {
     // expected-error @+1 {{the shared tile is filled by pipelined loops of different num_stages}}
     tile.copy %A[%c0, %k] -> %a : memref<?x?xf16> -> !tile.shared<64x64xf16>
   }
-}
-
-// -----
-
-tile.kernel @no_layout(%A: memref<?x?xf32>) grid [1] threads 128 {
-  // expected-error @+1 {{has no layout: on sm_90a a fragment must be the accumulator of a tile.gemm}}
-  %f = tile.alloc_fragment : !tile.fragment<64x64xf32>
 }
 
 // -----
@@ -147,7 +140,7 @@ tile.kernel @int_store(%A: memref<?x?xf16>, %C: memref<?x?xi32>) grid [1] thread
   %a = tile.alloc_shared : !tile.shared<64x64xf16>
   %c = tile.alloc_fragment : !tile.fragment<64x64xf32>
   tile.gemm %a, %a, %c : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
-  // expected-error @+1 {{only float fragments are stored so far, got 'f32' to 'i32'}}
+  // expected-error @+1 {{only float fragments are copied so far, got 'f32' and 'i32'}}
   tile.copy %c -> %C[%c0, %c0] : !tile.fragment<64x64xf32> -> memref<?x?xi32>
 }
 
@@ -167,14 +160,13 @@ tile.kernel @nested(%A: memref<?x?xf16>) grid [1] threads 128 {
 
 // -----
 
-tile.kernel @parallel(%A: memref<?x?xf16>) grid [1] threads 128 {
+tile.kernel @parallel_shared_input(%A: memref<?x?xf16>) grid [1] threads 128 {
   %a = tile.alloc_shared : !tile.shared<64x64xf16>
-  %c = tile.alloc_fragment : !tile.fragment<64x64xf32>
-  tile.gemm %a, %a, %c : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
-  // expected-error @+1 {{'tile.parallel' op is not lowered on sm_90a yet}}
-  tile.parallel outs(%c : !tile.fragment<64x64xf32>) attributes {indexing_maps = [
-      affine_map<(i, j) -> (i, j)>]} {
-  ^bb0(%y: f32):
-    tile.yield %y : f32
+  %c = tile.alloc_fragment : !tile.fragment<64x64xf16>
+  // expected-error @+1 {{input #0 must be a fragment on sm_90a so far}}
+  tile.parallel ins(%a : !tile.shared<64x64xf16>) outs(%c : !tile.fragment<64x64xf16>) attributes {indexing_maps = [
+      affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>]} {
+  ^bb0(%x: f16, %y: f16):
+    tile.yield %x : f16
   }
 }

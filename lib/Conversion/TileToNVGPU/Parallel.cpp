@@ -1,0 +1,161 @@
+//===- Parallel.cpp - tile.parallel over register fragments -------------===//
+//
+// The body is cloned once per register of the outputs' layout. An
+// identity-mapped input is read from the same register; a broadcast input
+// (its map drops dimension d) lives in the slice layout along d, and the
+// register holding the needed element is known at compile time.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelLowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::tile;
+
+static bool sameLayout(const RegisterLayout &a, const RegisterLayout &b) {
+  return a.regOffsets == b.regOffsets && a.laneBases == b.laneBases &&
+         a.warpBases == b.warpBases;
+}
+
+/// The dimension a broadcast map drops, or -1 for the identity.
+static int64_t droppedDim(AffineMap map) {
+  if (map.isIdentity())
+    return -1;
+  for (unsigned d = 0; d < map.getNumDims(); ++d) {
+    SmallVector<unsigned> kept;
+    for (unsigned e = 0; e < map.getNumDims(); ++e)
+      if (e != d)
+        kept.push_back(e);
+    if (map == AffineMap::getMultiDimIdentityMap(map.getNumDims(),
+                                                 map.getContext())
+                   .getSubMap(kept))
+      return d;
+  }
+  return -2;
+}
+
+/// One PTX instruction on an f32: `<opcode> $0, $1;`.
+static Value ptxUnary(OpBuilder &b, Location l, StringRef opcode, Value x) {
+  auto asmOp = LLVM::InlineAsmOp::create(
+      b, l, b.getF32Type(), ValueRange{x}, (opcode + " $0, $1;").str(),
+      "=f,f", /*has_side_effects=*/false, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      ArrayAttr());
+  return asmOp.getRes();
+}
+
+/// Element-wise bodies use the hardware's approximate transcendentals for
+/// f32, as fast-math CUDA does (PTX ISA 9.7.3: ex2.approx.ftz has a maximum
+/// relative error of 2^-22 for the ftz form, tanh.approx 2^-10.987): exp2
+/// is ex2.approx, exp is ex2.approx of x*log2(e), tanh is tanh.approx.
+/// Returns null for ops that are cloned as they are.
+static Value emitFastMath(OpBuilder &b, Operation &op, IRMapping &local) {
+  if (op.getNumResults() != 1 || !op.getResult(0).getType().isF32())
+    return Value();
+  Location l = op.getLoc();
+  if (isa<math::Exp2Op>(op))
+    return ptxUnary(b, l, "ex2.approx.ftz.f32",
+                    local.lookup(op.getOperand(0)));
+  if (isa<math::ExpOp>(op)) {
+    Value log2e =
+        arith::ConstantOp::create(b, l, b.getF32FloatAttr(M_LOG2E));
+    Value x = arith::MulFOp::create(b, l, local.lookup(op.getOperand(0)),
+                                    log2e);
+    return ptxUnary(b, l, "ex2.approx.ftz.f32", x);
+  }
+  if (isa<math::TanhOp>(op))
+    return ptxUnary(b, l, "tanh.approx.f32", local.lookup(op.getOperand(0)));
+  return Value();
+}
+
+LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
+  Location l = op.getLoc();
+  SmallVector<const FragmentStorage *> outs, ins;
+  for (Value v : op.getOutputs()) {
+    auto it = fragments.find(v);
+    if (it == fragments.end())
+      return op.emitOpError("outputs must be fragments on sm_90a so far");
+    outs.push_back(&it->second);
+  }
+  const RegisterLayout &layout = outs.front()->layout;
+  for (const FragmentStorage *o : outs)
+    if (!sameLayout(o->layout, layout))
+      return op.emitOpError("all outputs must have the same layout");
+  SmallVector<int64_t> dropped;
+  SmallVector<RegisterLayout> sliced;
+  for (auto [i, v] : llvm::enumerate(op.getInputs())) {
+    auto it = fragments.find(v);
+    if (it == fragments.end())
+      return op.emitOpError("input #") << i << " must be a fragment on sm_90a "
+                                       << "so far";
+    ins.push_back(&it->second);
+    int64_t d = droppedDim(
+        cast<AffineMapAttr>(op.getIndexingMaps()[i]).getValue());
+    dropped.push_back(d);
+    if (d == -2)
+      return op.emitOpError("input #") << i << " must be indexed by the "
+                                       << "identity or a broadcast";
+    RegisterLayout want = d < 0 ? layout : layout.slice(d);
+    if (!sameLayout(want, it->second.layout))
+      return op.emitOpError("input #")
+             << i << " does not have the layout its indexing map needs; run "
+             << "tile-infer-layouts";
+    sliced.push_back(want);
+  }
+
+  Block &body = op.getBody().front();
+  SmallVector<Value> threadCoords;
+  bool usesIndex = false;
+  body.walk([&](IndexOp) { usesIndex = true; });
+  if (usesIndex)
+    for (int64_t d = 0; d < layout.rank(); ++d)
+      threadCoords.push_back(layout.threadCoord(b, l, threadId, d));
+
+  size_t numIns = op.getInputs().size();
+  for (int64_t r = 0; r < layout.numRegs(); ++r) {
+    IRMapping local;
+    for (size_t i = 0; i < numIns; ++i) {
+      int64_t reg = dropped[i] < 0
+                        ? r
+                        : layout.sliceRegister(r, dropped[i], sliced[i]);
+      local.map(body.getArgument(i),
+                memref::LoadOp::create(b, l, ins[i]->regs,
+                                       ValueRange{index(reg)}));
+    }
+    for (auto [j, o] : llvm::enumerate(outs))
+      local.map(body.getArgument(numIns + j),
+                memref::LoadOp::create(b, l, o->regs, ValueRange{index(r)}));
+    for (Operation &inner : body.without_terminator()) {
+      if (auto idx = dyn_cast<IndexOp>(inner)) {
+        local.map(idx.getResult(),
+                  arith::AddIOp::create(
+                      b, l, threadCoords[idx.getDim()],
+                      index(layout.regOffset(r)[idx.getDim()])));
+        continue;
+      }
+      // Values from outside the body come from the kernel's mapping.
+      for (Value operand : inner.getOperands())
+        if (!local.contains(operand))
+          if (Value outer = map.lookupOrNull(operand))
+            local.map(operand, outer);
+      if (Value fast = emitFastMath(b, inner, local)) {
+        local.map(inner.getResult(0), fast);
+        continue;
+      }
+      b.clone(inner, local);
+    }
+    auto yield = cast<YieldOp>(body.getTerminator());
+    for (auto [j, v] : llvm::enumerate(yield.getValues()))
+      memref::StoreOp::create(b, l, local.lookupOrDefault(v), outs[j]->regs,
+                              ValueRange{index(r)});
+  }
+  return success();
+}

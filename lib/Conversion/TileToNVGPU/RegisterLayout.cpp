@@ -1,0 +1,215 @@
+//===- RegisterLayout.cpp - Fragment layouts made concrete --------------===//
+
+#include "RegisterLayout.h"
+#include "SM90.h"
+
+#include "tile/Dialect/Tile/IR/TileAttrs.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+static Coord unit(int64_t rank, unsigned dim, int64_t value) {
+  Coord c(rank, 0);
+  c[dim] = value;
+  return c;
+}
+
+/// The wgmma accumulator (PTX ISA 9.7.15.5.1, D fragments): see
+/// MmaLayoutAttr. Register order is the instruction's: m64 tile major.
+static RegisterLayout mmaLayout(int64_t rows, int64_t cols,
+                                int64_t warpgroups) {
+  RegisterLayout l;
+  l.shape = {rows, cols};
+  // lane bits 0, 1: columns 2, 4; bits 2, 3, 4: rows 1, 2, 4.
+  l.laneBases = {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}};
+  // warp bits 0, 1 (in the warpgroup): rows 16, 32; higher bits: warpgroup.
+  l.warpBases = {{16, 0}, {32, 0}};
+  int64_t rowsPerGroup = rows / warpgroups;
+  for (int64_t g = 1; g < warpgroups; g *= 2)
+    l.warpBases.push_back({rowsPerGroup * g, 0});
+  for (int64_t mt = 0; mt < rowsPerGroup / sm90::kWgmmaM; ++mt)
+    for (int64_t i = 0; i < cols / 2; ++i)
+      l.regOffsets.push_back({mt * sm90::kWgmmaM + 8 * ((i >> 1) & 1),
+                              8 * (i >> 2) + (i & 1)});
+  return l;
+}
+
+/// Runs of `vector` elements of the last dimension per thread; lanes and
+/// warps each a grid, last dimension fastest; the footprint repeats.
+static RegisterLayout blockedLayout(ArrayRef<int64_t> shape, int64_t vector,
+                                    ArrayRef<int64_t> lanes,
+                                    ArrayRef<int64_t> warps) {
+  RegisterLayout l;
+  l.shape.assign(shape.begin(), shape.end());
+  int64_t rank = shape.size();
+  SmallVector<int64_t> step(rank, 1), footprint(rank);
+  step[rank - 1] = vector;
+  for (int64_t d = rank - 1; d >= 0; --d)
+    for (int64_t k = 1; k < lanes[d]; k *= 2)
+      l.laneBases.push_back(unit(rank, d, step[d] * k));
+  for (int64_t d = 0; d < rank; ++d)
+    step[d] *= lanes[d];
+  for (int64_t d = rank - 1; d >= 0; --d)
+    for (int64_t k = 1; k < warps[d]; k *= 2)
+      l.warpBases.push_back(unit(rank, d, step[d] * k));
+  for (int64_t d = 0; d < rank; ++d)
+    footprint[d] = step[d] * warps[d];
+  // Registers: repeats of the footprint (row-major), then the vector.
+  SmallVector<int64_t> repeats(rank);
+  for (int64_t d = 0; d < rank; ++d)
+    repeats[d] = shape[d] / footprint[d];
+  int64_t total = 1;
+  for (int64_t r : repeats)
+    total *= r;
+  for (int64_t n = 0; n < total; ++n) {
+    Coord base(rank, 0);
+    int64_t rest = n;
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      base[d] = (rest % repeats[d]) * footprint[d];
+      rest /= repeats[d];
+    }
+    for (int64_t e = 0; e < vector; ++e) {
+      Coord c = base;
+      c[rank - 1] += e;
+      l.regOffsets.push_back(c);
+    }
+  }
+  return l;
+}
+
+FailureOr<RegisterLayout> RegisterLayout::get(Attribute attr,
+                                              ArrayRef<int64_t> shape,
+                                              int64_t threads, Operation *op) {
+  int64_t warps = threads / sm90::kWarpSize;
+  if (!attr)
+    return op->emitOpError("has no layout; run tile-infer-layouts first");
+  if (auto mma = dyn_cast<MmaLayoutAttr>(attr)) {
+    int64_t g = mma.getWarpgroups();
+    if (shape.size() != 2 || !llvm::isPowerOf2_64(g) ||
+        g * sm90::kWarpgroupSize != threads ||
+        shape[0] % (g * sm90::kWgmmaM) != 0 || shape[1] % 8 != 0)
+      return op->emitOpError("cannot lay out ")
+             << shape[0] << "x" << (shape.size() > 1 ? shape[1] : 1)
+             << " with " << attr << " in a block of " << threads
+             << " threads: rows must be a multiple of 64 per warpgroup, "
+                "columns of 8, and the block exactly the warpgroups";
+    return mmaLayout(shape[0], shape[1], g);
+  }
+  if (auto blocked = dyn_cast<BlockedLayoutAttr>(attr)) {
+    int64_t rank = shape.size();
+    ArrayRef<int64_t> lanes = blocked.getLanes(), ws = blocked.getWarps();
+    int64_t warpCount = 1;
+    bool pow2 = llvm::isPowerOf2_64(blocked.getVector());
+    for (int64_t d = 0; d < rank; ++d) {
+      warpCount *= ws[d];
+      pow2 &= llvm::isPowerOf2_64(lanes[d]) && llvm::isPowerOf2_64(ws[d]);
+    }
+    bool fits = pow2 && warpCount == warps;
+    for (int64_t d = 0; d < rank && fits; ++d) {
+      int64_t foot = lanes[d] * ws[d] * (d == rank - 1 ? blocked.getVector() : 1);
+      fits = shape[d] % foot == 0;
+    }
+    if (!fits)
+      return op->emitOpError("cannot lay out the fragment with ")
+             << attr << " in a block of " << threads
+             << " threads: lanes, warps and the vector must be powers of "
+                "two, the warps must be the block's, and the footprint must "
+                "divide the shape";
+    return blockedLayout(shape, blocked.getVector(), lanes, ws);
+  }
+  if (auto slice = dyn_cast<SliceLayoutAttr>(attr)) {
+    // The parent's extent along the removed dimension does not change which
+    // thread holds what of the others; use the smallest that it tiles.
+    SmallVector<int64_t> parentShape(shape.begin(), shape.end());
+    unsigned dim = slice.getDim();
+    parentShape.insert(parentShape.begin() + dim, 1);
+    FailureOr<RegisterLayout> parent = failure();
+    for (int64_t extent = 1; extent <= (1 << 16) && failed(parent);
+         extent *= 2) {
+      parentShape[dim] = extent;
+      // Probe quietly: only the final attempt reports.
+      ScopedDiagnosticHandler quiet(op->getContext(),
+                                    [](Diagnostic &) { return success(); });
+      parent = get(slice.getParent(), parentShape, threads, op);
+    }
+    if (failed(parent))
+      return op->emitOpError("cannot lay out the fragment with ") << attr;
+    return parent->slice(dim);
+  }
+  return op->emitOpError("has an unknown layout ") << attr;
+}
+
+Value RegisterLayout::threadCoord(OpBuilder &b, Location loc, Value tid,
+                                  unsigned dim) const {
+  auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
+  Value lane = arith::RemUIOp::create(b, loc, tid, c(sm90::kWarpSize));
+  Value warp = arith::DivUIOp::create(b, loc, tid, c(sm90::kWarpSize));
+  Value sum = c(0);
+  auto addBits = [&](Value index, ArrayRef<Coord> bases) {
+    for (auto [k, base] : llvm::enumerate(bases)) {
+      if (base[dim] == 0)
+        continue;
+      Value bit = arith::AndIOp::create(
+          b, loc, arith::ShRUIOp::create(b, loc, index, c(k)), c(1));
+      sum = arith::AddIOp::create(b, loc, sum,
+                                  arith::MulIOp::create(b, loc, bit,
+                                                        c(base[dim])));
+    }
+  };
+  addBits(lane, laneBases);
+  addBits(warp, warpBases);
+  return sum;
+}
+
+SmallVector<int64_t> RegisterLayout::laneMasksAlong(unsigned dim) const {
+  SmallVector<int64_t> masks;
+  for (auto [k, base] : llvm::enumerate(laneBases))
+    if (base[dim] != 0)
+      masks.push_back(1 << k);
+  return masks;
+}
+
+SmallVector<unsigned> RegisterLayout::warpBitsAlong(unsigned dim) const {
+  SmallVector<unsigned> bits;
+  for (auto [k, base] : llvm::enumerate(warpBases))
+    if (base[dim] != 0)
+      bits.push_back(k);
+  return bits;
+}
+
+static Coord drop(const Coord &c, unsigned dim) {
+  Coord out = c;
+  out.erase(out.begin() + dim);
+  return out;
+}
+
+RegisterLayout RegisterLayout::slice(unsigned dim) const {
+  RegisterLayout s;
+  s.shape = shape;
+  s.shape.erase(s.shape.begin() + dim);
+  for (const Coord &b : laneBases)
+    s.laneBases.push_back(drop(b, dim));
+  for (const Coord &b : warpBases)
+    s.warpBases.push_back(drop(b, dim));
+  for (const Coord &r : regOffsets) {
+    Coord kept = drop(r, dim);
+    if (s.findRegister(kept) < 0)
+      s.regOffsets.push_back(kept);
+  }
+  return s;
+}
+
+int64_t RegisterLayout::findRegister(const Coord &offset) const {
+  for (auto [i, r] : llvm::enumerate(regOffsets))
+    if (r == offset)
+      return i;
+  return -1;
+}
+
+int64_t RegisterLayout::sliceRegister(int64_t reg, unsigned dim,
+                                      const RegisterLayout &sliced) const {
+  return sliced.findRegister(drop(regOffsets[reg], dim));
+}

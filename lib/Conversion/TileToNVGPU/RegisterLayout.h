@@ -1,0 +1,55 @@
+//===- RegisterLayout.h - Fragment layouts made concrete --------*- C++ -*-===//
+//
+// A fragment layout attribute applied to a fragment shape. Every layout the
+// dialect has is linear in the bits of the lane and warp indices: bit k of
+// the lane moves an element by laneBases[k], bit k of the warp by
+// warpBases[k], and register r adds regOffsets[r]. So an element's
+// coordinate is the sum of a per-thread part and a per-register constant,
+// and the lanes that share a row are those whose bits move only columns,
+// which is what reductions shuffle across.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_LIB_CONVERSION_TILETONVGPU_REGISTERLAYOUT_H
+#define TILE_LIB_CONVERSION_TILETONVGPU_REGISTERLAYOUT_H
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Diagnostics.h"
+
+namespace mlir::tile {
+
+using Coord = SmallVector<int64_t, 2>;
+
+class RegisterLayout {
+public:
+  /// The layout `attr` of a fragment of `shape` in a block of `threads`
+  /// threads. Fails (with a diagnostic at `op`) when the layout does not
+  /// tile the shape exactly.
+  static FailureOr<RegisterLayout> get(Attribute attr, ArrayRef<int64_t> shape,
+                                       int64_t threads, Operation *op);
+
+  int64_t rank() const { return shape.size(); }
+  int64_t numRegs() const { return regOffsets.size(); }
+  const Coord &regOffset(int64_t reg) const { return regOffsets[reg]; }
+  /// The thread's part of the coordinate along `dim`.
+  Value threadCoord(OpBuilder &b, Location loc, Value tid, unsigned dim) const;
+  /// Lane xor masks whose lanes hold different coordinates along `dim`.
+  SmallVector<int64_t> laneMasksAlong(unsigned dim) const;
+  /// Warp index bits that move the coordinate along `dim`.
+  SmallVector<unsigned> warpBitsAlong(unsigned dim) const;
+  /// The layout with `dim` removed (a #tile.slice of this one).
+  RegisterLayout slice(unsigned dim) const;
+  /// The register of `sliced` (this layout's slice along `dim`) that holds
+  /// the element of register `reg` of this layout.
+  int64_t sliceRegister(int64_t reg, unsigned dim,
+                        const RegisterLayout &sliced) const;
+  /// The register holding offset `offset`, or -1.
+  int64_t findRegister(const Coord &offset) const;
+
+  SmallVector<int64_t> shape;
+  SmallVector<Coord> laneBases, warpBases, regOffsets;
+};
+
+} // namespace mlir::tile
+
+#endif // TILE_LIB_CONVERSION_TILETONVGPU_REGISTERLAYOUT_H

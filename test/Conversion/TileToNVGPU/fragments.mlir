@@ -1,0 +1,78 @@
+// RUN: tile-opt %s --split-input-file --tile-infer-layouts --convert-tile-to-nvgpu | FileCheck %s
+
+// One row of 2048 per block of 256 threads: blocked layout, 8 f16 (16 bytes)
+// per access; the row maximum is reduced within the thread, across the 32
+// lanes (5 butterfly shuffles) and across the 8 warps through shared
+// scratch between barriers. exp is ex2.approx of x*log2(e).
+// CHECK-LABEL: gpu.func @row
+// CHECK-SAME: known_block_size = array<i32: 256, 1, 1>
+// CHECK: memref.alloca() : memref<8xf32>
+// CHECK: memref.alloca() : memref<1xf32>
+// Load: a whole aligned run is one vector load, else element by element.
+// CHECK: scf.if
+// CHECK: vector.load %{{.*}}[%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<?x?xf16, strided<[?, 1]>, #gpu.address_space<global>>, vector<8xf16>
+// CHECK: } else {
+// CHECK: memref.load %{{.*}}[%{{.*}}, %{{.*}}] : memref<?x?xf16, strided<[?, 1]>, #gpu.address_space<global>>
+// CHECK-COUNT-8: arith.maxnumf
+// CHECK-COUNT-5: gpu.shuffle  xor
+// CHECK: gpu.barrier
+// CHECK: scf.if
+// CHECK: memref.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : memref<8x1xf32, #gpu.address_space<workgroup>>
+// CHECK: gpu.barrier
+// CHECK-COUNT-8: memref.load %{{.*}}[%{{.*}}, %{{.*}}] : memref<8x1xf32, #gpu.address_space<workgroup>>
+// CHECK: llvm.inline_asm asm_dialect = att "ex2.approx.ftz.f32 $0, $1;", "=f,f"
+// CHECK: vector.store %{{.*}} {alignment = 16 : i64} : memref<?x?xf16, strided<[?, 1]>, #gpu.address_space<global>>, vector<8xf16>
+// CHECK: gpu.return
+tile.kernel @row(%X: memref<?x?xf16>, %Y: memref<?x?xf16>) grid [%X[0] / 1] threads 256 {
+  %c0 = arith.constant 0 : index
+  %r = tile.block_id x
+  %x = tile.alloc_fragment : !tile.fragment<1x2048xf32>
+  %m = tile.alloc_fragment : !tile.fragment<1xf32>
+  tile.copy %X[%r, %c0] -> %x : memref<?x?xf16> -> !tile.fragment<1x2048xf32>
+  tile.reduce max %x -> %m {dim = 1 : i64, clear} : !tile.fragment<1x2048xf32> -> !tile.fragment<1xf32>
+  tile.parallel ins(%m : !tile.fragment<1xf32>) outs(%x : !tile.fragment<1x2048xf32>)
+      attributes {indexing_maps = [affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>]} {
+  ^bb0(%mx: f32, %v: f32):
+    %d = arith.subf %v, %mx : f32
+    %e = math.exp %d : f32
+    tile.yield %e : f32
+  }
+  tile.copy %x -> %Y[%r, %c0] : !tile.fragment<1x2048xf32> -> memref<?x?xf16>
+}
+
+// -----
+
+// A row sum of the wgmma accumulator needs no shared memory: each row lives
+// in one quad of lanes (xor 1, 2). Accumulating (no `clear`) adds the old
+// value. tile.index gives the element's column for a mask.
+// CHECK-LABEL: gpu.func @acc_rows
+// CHECK: nvvm.wgmma.mma_async
+// CHECK: arith.cmpi ult
+// CHECK: arith.select
+// CHECK-COUNT-2: gpu.shuffle  xor
+// CHECK-NOT: gpu.shuffle
+// CHECK-NOT: gpu.barrier
+// CHECK: arith.addf
+// CHECK: gpu.return
+tile.kernel @acc_rows(%A: memref<?x?xf16>, %S: memref<?xf32>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c10 = arith.constant 10 : index
+  %ninf = arith.constant 0xFF800000 : f32
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  %s = tile.alloc_fragment : !tile.fragment<64xf32>
+  tile.pipelined %k = %c0 to %c1 step %c1 num_stages 1 {
+    tile.copy %A[%c0, %c0] -> %a : memref<?x?xf16> -> !tile.shared<64x64xf16>
+    tile.gemm %a, %a, %acc {transpose_b} : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
+  }
+  tile.parallel outs(%acc : !tile.fragment<64x64xf32>) attributes {indexing_maps = [affine_map<(i, j) -> (i, j)>]} {
+  ^bb0(%v: f32):
+    %j = tile.index 1
+    %in = arith.cmpi ult, %j, %c10 : index
+    %w = arith.select %in, %v, %ninf : f32
+    tile.yield %w : f32
+  }
+  tile.reduce sum %acc -> %s {dim = 1 : i64} : !tile.fragment<64x64xf32> -> !tile.fragment<64xf32>
+  tile.copy %s -> %S[%c0] : !tile.fragment<64xf32> -> memref<?xf32>
+}

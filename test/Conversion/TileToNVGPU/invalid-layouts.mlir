@@ -1,0 +1,61 @@
+// RUN: tile-opt %s --split-input-file --convert-tile-to-nvgpu --verify-diagnostics
+
+// The lowering takes its layouts from tile-infer-layouts (or the IR).
+tile.kernel @no_layout(%A: memref<?x?xf32>) grid [1] threads 128 {
+  // expected-error @+1 {{has no layout; run tile-infer-layouts first}}
+  %f = tile.alloc_fragment : !tile.fragment<64x64xf32>
+}
+
+// -----
+
+tile.kernel @blocked_accumulator(%A: memref<?x?xf16>) grid [1] threads 128 {
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  %c = tile.alloc_fragment {layout = #tile.blocked<vector = 4, lanes = [4, 8], warps = [4, 1]>} : !tile.fragment<64x64xf32>
+  // expected-error @+1 {{the accumulator must have the layout #tile.mma<warpgroups = 1>}}
+  tile.gemm %a, %a, %c : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
+}
+
+// -----
+
+tile.kernel @footprint(%A: memref<?x?xf32>) grid [1] threads 128 {
+  // expected-error @+1 {{cannot lay out the fragment with #tile.blocked<vector = 4, lanes = [4, 8], warps = [4, 1]> in a block of 128 threads: lanes, warps and the vector must be powers of two, the warps must be the block's, and the footprint must divide the shape}}
+  %f = tile.alloc_fragment {layout = #tile.blocked<vector = 4, lanes = [4, 8], warps = [4, 1]>} : !tile.fragment<8x64xf32>
+}
+
+// -----
+
+tile.kernel @mma_shape(%A: memref<?x?xf32>) grid [1] threads 256 {
+  // expected-error @+1 {{cannot lay out 64x64 with #tile.mma<warpgroups = 2> in a block of 256 threads: rows must be a multiple of 64 per warpgroup, columns of 8, and the block exactly the warpgroups}}
+  %f = tile.alloc_fragment {layout = #tile.mma<warpgroups = 2>} : !tile.fragment<64x64xf32>
+}
+
+// -----
+
+tile.kernel @different_layouts(%A: memref<?x?xf32>) grid [1] threads 128 {
+  %a = tile.alloc_fragment {layout = #tile.blocked<vector = 4, lanes = [4, 8], warps = [4, 1]>} : !tile.fragment<64x64xf32>
+  %b = tile.alloc_fragment {layout = #tile.blocked<vector = 2, lanes = [4, 8], warps = [4, 1]>} : !tile.fragment<64x64xf32>
+  // expected-error @+1 {{copies between fragments of different layouts are not lowered yet}}
+  tile.copy %a -> %b : !tile.fragment<64x64xf32> -> !tile.fragment<64x64xf32>
+}
+
+// -----
+
+tile.kernel @reduce_layout(%A: memref<?x?xf32>) grid [1] threads 128 {
+  %a = tile.alloc_fragment {layout = #tile.blocked<vector = 4, lanes = [4, 8], warps = [4, 1]>} : !tile.fragment<128x64xf32>
+  %m = tile.alloc_fragment {layout = #tile.blocked<vector = 1, lanes = [32], warps = [4]>} : !tile.fragment<128xf32>
+  // expected-error @+1 {{the destination's layout must be the source's sliced along dim 1}}
+  tile.reduce max %a -> %m {dim = 1 : i64, clear} : !tile.fragment<128x64xf32> -> !tile.fragment<128xf32>
+}
+
+// -----
+
+tile.kernel @parallel_layout(%A: memref<?x?xf32>) grid [1] threads 128 {
+  %a = tile.alloc_fragment {layout = #tile.blocked<vector = 4, lanes = [4, 8], warps = [4, 1]>} : !tile.fragment<64x64xf32>
+  %b = tile.alloc_fragment {layout = #tile.blocked<vector = 2, lanes = [4, 8], warps = [4, 1]>} : !tile.fragment<64x64xf32>
+  // expected-error @+1 {{input #0 does not have the layout its indexing map needs; run tile-infer-layouts}}
+  tile.parallel ins(%b : !tile.fragment<64x64xf32>) outs(%a : !tile.fragment<64x64xf32>) attributes {indexing_maps = [
+      affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>]} {
+  ^bb0(%x: f32, %y: f32):
+    tile.yield %x : f32
+  }
+}
