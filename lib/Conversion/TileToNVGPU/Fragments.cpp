@@ -11,7 +11,9 @@
 #include "SM90.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
@@ -216,9 +218,108 @@ LogicalResult KernelLowering::lowerGlobalCopy(CopyOp op, bool load) {
   return success();
 }
 
+/// A TMA copy outside any pipelined loop: its own barrier, issued by one
+/// thread, waited for by all.
+static void emitOneShotTmaCopy(KernelLowering &k, CopyOp op) {
+  OpBuilder &b = k.b;
+  Location l = op.getLoc();
+  MLIRContext *ctx = b.getContext();
+  auto barType = nvgpu::MBarrierGroupType::get(
+      ctx, gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup), 1);
+  Value bars = nvgpu::MBarrierCreateOp::create(b, l, barType);
+  Value leader = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                       k.threadId, k.index(0));
+  k.emitIf(leader, [&] {
+    nvgpu::MBarrierInitOp::create(b, l, bars, k.index(1), k.index(0), Value());
+  });
+  gpu::BarrierOp::create(b, l);
+  SmallVector<Value> offsets;
+  for (Value v : op.getSourceOffsets())
+    offsets.push_back(k.map.lookup(v));
+  k.emitIf(leader, [&] {
+    nvgpu::MBarrierArriveExpectTxOp::create(
+        b, l, bars, k.index(k.sharedTiles.lookup(op.getDest()).stageBytes),
+        k.index(0), Value());
+    k.emitTmaCopy(op, bars, k.index(0), k.index(0), offsets);
+  });
+  Value phase = arith::ConstantIntOp::create(b, l, 0, 1);
+  nvgpu::MBarrierTryWaitParityOp::create(b, l, bars, phase,
+                                         k.index(sm90::kMbarrierTicks),
+                                         k.index(0));
+}
+
+/// fragment -> shared: each thread stores its elements at their place in
+/// the 128-byte-swizzled panel layout that TMA and wgmma use: in a panel,
+/// row r's 16-byte chunk c sits at chunk c ^ (r mod 8) (PTX ISA 9.7.15.5.1,
+/// the 128B swizzle). Then the writes are made visible to the async proxy
+/// (wgmma, TMA) and the block synchronises.
+static LogicalResult storeToShared(KernelLowering &k, CopyOp op) {
+  OpBuilder &b = k.b;
+  Location l = op.getLoc();
+  const FragmentStorage &f = k.fragments.lookup(op.getSource());
+  const SharedTilePlan &p = k.sharedTiles.lookup(op.getDest());
+  const RegisterLayout &layout = f.layout;
+  if (layout.rank() != 2 || p.stages != 1)
+    return op.emitOpError("stores 2-d fragments into single-stage shared "
+                          "tiles only");
+  Type t = cast<SharedType>(op.getDest().getType()).getElementType();
+  int64_t eltBytes = p.eltBytes;
+  auto space = gpu::AddressSpaceAttr::get(b.getContext(),
+                                          gpu::AddressSpace::Workgroup);
+  Value flat = memref::ViewOp::create(
+      b, l,
+      MemRefType::get({p.stageBytes / eltBytes}, t, MemRefLayoutAttrInterface(),
+                      space),
+      k.sharedBase, k.index(p.offset), ValueRange{});
+  int64_t v = vectorWidth(layout, eltBytes);
+  Value rowT = layout.threadCoord(b, l, k.threadId, 0);
+  Value colT = layout.threadCoord(b, l, k.threadId, 1);
+  auto c = [&](int64_t x) { return k.index(x); };
+  for (int64_t r = 0; r < layout.numRegs(); r += v) {
+    Value row = arith::AddIOp::create(b, l, rowT, c(layout.regOffset(r)[0]));
+    Value col = arith::AddIOp::create(b, l, colT, c(layout.regOffset(r)[1]));
+    Value panel = arith::DivUIOp::create(b, l, col, c(p.panelCols));
+    Value colByte = arith::MulIOp::create(
+        b, l, arith::RemUIOp::create(b, l, col, c(p.panelCols)), c(eltBytes));
+    Value chunk = arith::XOrIOp::create(
+        b, l, arith::DivUIOp::create(b, l, colByte, c(16)),
+        arith::RemUIOp::create(b, l, row, c(sm90::kSwizzleAtomRows)));
+    Value byte = arith::AddIOp::create(
+        b, l,
+        arith::AddIOp::create(
+            b, l, arith::MulIOp::create(b, l, panel, c(p.panelBytes())),
+            arith::MulIOp::create(b, l, row, c(sm90::kSwizzleBytes))),
+        arith::AddIOp::create(b, l, arith::MulIOp::create(b, l, chunk, c(16)),
+                              arith::RemUIOp::create(b, l, colByte, c(16))));
+    Value idx = arith::DivUIOp::create(b, l, byte, c(eltBytes));
+    SmallVector<Value> elements;
+    for (int64_t e = 0; e < v; ++e)
+      elements.push_back(convert(
+          b, l, memref::LoadOp::create(b, l, f.regs, ValueRange{c(r + e)}), t));
+    if (v == 1) {
+      memref::StoreOp::create(b, l, elements[0], flat, ValueRange{idx});
+      continue;
+    }
+    Value vec = vector::FromElementsOp::create(
+        b, l, VectorType::get({v}, t), elements);
+    auto store = vector::StoreOp::create(b, l, vec, flat, ValueRange{idx});
+    store.setAlignment(v * eltBytes);
+  }
+  NVVM::FenceProxyOp::create(
+      b, l, NVVM::ProxyKindAttr::get(b.getContext(), NVVM::ProxyKind::async_shared),
+      NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
+  gpu::BarrierOp::create(b, l);
+  return success();
+}
+
 LogicalResult KernelLowering::lowerCopy(CopyOp op) {
-  if (copyTensorMap.count(op))
-    return success(); // issued by the enclosing pipelined loop
+  if (copyTensorMap.count(op)) {
+    if (!isa<PipelinedOp>(op->getParentOp()))
+      emitOneShotTmaCopy(*this, op);
+    return success(); // else issued by the enclosing pipelined loop
+  }
+  if (fragments.count(op.getSource()) && sharedTiles.count(op.getDest()))
+    return storeToShared(*this, op);
   bool srcFrag = fragments.count(op.getSource());
   bool dstFrag = fragments.count(op.getDest());
   if (dstFrag && isa<MemRefType>(op.getSource().getType()))

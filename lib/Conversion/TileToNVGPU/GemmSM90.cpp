@@ -191,12 +191,26 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
   for (Operation *next = op->getNextNode(); next; next = next->getNextNode())
     laterUse |= llvm::is_contained(next->getOperands(), op.getC());
   bool inLoop = isa<PipelinedOp>(op->getParentOp());
+  // The wait completes every older group too: in a loop, those of the
+  // body's other gemms in the previous iteration. Their registers go through
+  // it as well, so that no read of them moves above it.
+  SmallVector<Value> inFlight{op.getC()};
+  auto add = [&](Value v) {
+    if (!llvm::is_contained(inFlight, v))
+      inFlight.push_back(v);
+  };
+  if (inLoop)
+    for (auto other : op->getBlock()->getOps<GemmOp>())
+      add(other.getC());
+  for (Value v : pendingAccumulators)
+    add(v);
   if (inLoop && !laterUse) {
-    emitWgmmaWait(1, {op.getC()});
+    emitWgmmaWait(1, inFlight);
     if (!llvm::is_contained(pendingAccumulators, op.getC()))
       pendingAccumulators.push_back(op.getC());
   } else {
-    emitWgmmaWait(0, {op.getC()});
+    emitWgmmaWait(0, inFlight);
+    pendingAccumulators.clear();
   }
   return success();
 }

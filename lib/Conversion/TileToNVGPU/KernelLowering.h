@@ -41,8 +41,15 @@ struct SharedTilePlan {
 /// a 2-d box of `boxCols` (innermost) by `boxRows` elements.
 struct TensorMapPlan {
   unsigned arg = 0;
+  int64_t rank = 2; ///< the memref's; the box is 1 in the outer dimensions
   Type elementType;
   int64_t boxCols = 0, boxRows = 0;
+  /// The box as a shape, outermost first.
+  SmallVector<int64_t> boxShape() const {
+    SmallVector<int64_t> shape(rank - 2, 1);
+    shape.append({boxRows, boxCols});
+    return shape;
+  }
   nvgpu::TensorMapDescriptorType type;
   Value descriptor; ///< the kernel parameter, once the gpu.func exists
 };
@@ -78,8 +85,15 @@ public:
   LogicalResult lowerBlock(Block &block);
   /// Byte address (in the shared window) of `tile`'s current stage.
   Value sharedTileAddress(Value tile);
-  /// A memref view of panel `panel` of stage `stage` of a shared tile.
-  Value sharedPanelView(Value tile, Value stage, int64_t panel);
+  /// A memref view of panel `panel` of stage `stage` of a shared tile, with
+  /// `rank - 2` leading unit dimensions (the shape of a TMA box).
+  Value sharedPanelView(Value tile, Value stage, int64_t panel,
+                        int64_t rank = 2);
+  /// Issues the TMA loads of `copy` (all panels) into stage `stage`,
+  /// completing on barrier `barIndex` of `bars`; `offsets` are the copy's
+  /// source offsets, lowered.
+  void emitTmaCopy(CopyOp copy, Value bars, Value barIndex, Value stage,
+                   ArrayRef<Value> offsets);
 
   // ---- Per-op lowerings (one file each). ----
   LogicalResult lowerPipelined(PipelinedOp op);

@@ -124,21 +124,15 @@ LogicalResult KernelLowering::lowerPipelined(PipelinedOp op) {
     for (CopyOp copy : loads) {
       IRMapping local;
       local.map(body.getArgument(0), iv);
-      auto row = materializeAt(b, copy.getSourceOffsets()[0], body, local, map);
-      auto col = materializeAt(b, copy.getSourceOffsets()[1], body, local, map);
-      if (failed(row) || failed(col))
-        return copy.emitOpError("cannot recompute the copy offsets for a "
-                                "later iteration");
-      const SharedTilePlan &p = sharedTiles.lookup(copy.getDest());
-      const TensorMapPlan &t = tensorMaps[copyTensorMap.lookup(copy)];
-      for (int64_t panel = 0; panel < p.cols / p.panelCols; ++panel) {
-        Value view = sharedPanelView(copy.getDest(), slot, panel);
-        Value x = arith::AddIOp::create(b, l, *col,
-                                        index(panel * p.panelCols));
-        nvgpu::TmaAsyncLoadOp::create(b, l, view, bars, t.descriptor,
-                                      ValueRange{x, *row}, slot, Value(),
-                                      Value());
+      SmallVector<Value> offsets;
+      for (Value offset : copy.getSourceOffsets()) {
+        FailureOr<Value> at = materializeAt(b, offset, body, local, map);
+        if (failed(at))
+          return copy.emitOpError("cannot recompute the copy offsets for a "
+                                  "later iteration");
+        offsets.push_back(*at);
       }
+      emitTmaCopy(copy, bars, slot, slot, offsets);
     }
     return success();
   };

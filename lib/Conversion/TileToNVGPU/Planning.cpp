@@ -27,21 +27,31 @@ LogicalResult KernelLowering::plan() {
 /// copies fill it; each such copy reads a kernel argument through TMA.
 LogicalResult KernelLowering::planSharedTiles() {
   Block &body = kernel.getBodyBlock();
+  // Global-to-shared copies become TMA loads: those of the kernel body, and
+  // those of pipelined loops, whose tiles get one copy per stage.
+  SmallVector<CopyOp> tmaCopies;
   DenseMap<Value, int64_t> stagesOf;
-  for (auto loop : body.getOps<PipelinedOp>()) {
-    for (auto copy : loop.getBody().front().getOps<CopyOp>()) {
-      if (!isa<MemRefType>(copy.getSource().getType()) ||
+  for (Operation &op : body) {
+    auto loop = dyn_cast<PipelinedOp>(op);
+    Block &block = loop ? loop.getBody().front() : body;
+    if (!loop && !isa<CopyOp>(op))
+      continue;
+    for (auto copy : block.getOps<CopyOp>()) {
+      if ((!loop && copy != &op) ||
+          !isa<MemRefType>(copy.getSource().getType()) ||
           !isa<SharedType>(copy.getDest().getType()))
         continue;
       auto arg = dyn_cast<BlockArgument>(copy.getSource());
       if (!arg || arg.getOwner() != &body)
         return copy.emitOpError("a global-to-shared copy reads a tile.kernel "
                                 "argument directly (it becomes a TMA load)");
+      tmaCopies.push_back(copy);
+      int64_t want = loop ? loop.getNumStages() : 1;
       int64_t &stages = stagesOf[copy.getDest()];
-      if (stages && stages != loop.getNumStages())
-        return copy.emitOpError("the shared tile is filled by pipelined loops "
-                                "of different num_stages");
-      stages = loop.getNumStages();
+      if (stages && stages != want)
+        return copy.emitOpError("the shared tile is filled by copies with "
+                                "different numbers of stages");
+      stages = want;
     }
   }
   for (auto alloc : body.getOps<AllocSharedOp>()) {
@@ -80,26 +90,24 @@ LogicalResult KernelLowering::planSharedTiles() {
            << " (reduce num_stages or the tile sizes)";
 
   // One TMA descriptor per (argument, box): panels of a tile share it.
-  for (auto loop : body.getOps<PipelinedOp>()) {
-    for (auto copy : loop.getBody().front().getOps<CopyOp>()) {
-      auto it = sharedTiles.find(copy.getDest());
-      if (!isa<MemRefType>(copy.getSource().getType()) ||
-          it == sharedTiles.end())
-        continue;
-      const SharedTilePlan &p = it->second;
+  {
+    for (CopyOp copy : tmaCopies) {
+      const SharedTilePlan &p = sharedTiles.lookup(copy.getDest());
       unsigned arg = cast<BlockArgument>(copy.getSource()).getArgNumber();
+      int64_t rank = cast<MemRefType>(copy.getSource().getType()).getRank();
       auto found = llvm::find_if(tensorMaps, [&](const TensorMapPlan &t) {
         return t.arg == arg && t.boxCols == p.panelCols && t.boxRows == p.rows;
       });
       if (found == tensorMaps.end()) {
         TensorMapPlan t;
         t.arg = arg;
+        t.rank = rank;
         t.elementType = cast<SharedType>(copy.getDest().getType())
                             .getElementType();
         t.boxCols = p.panelCols;
         t.boxRows = p.rows;
         auto box = MemRefType::get(
-            {p.rows, p.panelCols}, t.elementType, MemRefLayoutAttrInterface(),
+            t.boxShape(), t.elementType, MemRefLayoutAttrInterface(),
             gpu::AddressSpaceAttr::get(b.getContext(),
                                        gpu::AddressSpace::Workgroup));
         t.type = nvgpu::TensorMapDescriptorType::get(

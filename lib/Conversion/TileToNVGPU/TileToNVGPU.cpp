@@ -15,6 +15,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -58,22 +59,42 @@ void KernelLowering::emitFor(Value lb, Value ub,
   body(op.getInductionVar());
 }
 
-Value KernelLowering::sharedPanelView(Value tile, Value stage, int64_t panel) {
+Value KernelLowering::sharedPanelView(Value tile, Value stage, int64_t panel,
+                                      int64_t rank) {
   const SharedTilePlan &p = sharedTiles.lookup(tile);
   Value offset = arith::AddIOp::create(
       b, loc(), arith::MulIOp::create(b, loc(), stage, index(p.stageBytes)),
       index(p.offset + panel * p.panelBytes()));
   Type elt = cast<SharedType>(tile.getType()).getElementType();
+  SmallVector<int64_t> shape(rank - 2, 1);
+  shape.append({p.rows, p.panelCols});
   auto type = MemRefType::get(
-      {p.rows, p.panelCols}, elt, MemRefLayoutAttrInterface(),
+      shape, elt, MemRefLayoutAttrInterface(),
       gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup));
   return memref::ViewOp::create(b, loc(), type, sharedBase, offset,
                                 ValueRange{});
 }
 
+void KernelLowering::emitTmaCopy(CopyOp copy, Value bars, Value barIndex,
+                                 Value stage, ArrayRef<Value> offsets) {
+  const SharedTilePlan &p = sharedTiles.lookup(copy.getDest());
+  const TensorMapPlan &t = tensorMaps[copyTensorMap.lookup(copy)];
+  for (int64_t panel = 0; panel < p.cols / p.panelCols; ++panel) {
+    Value view = sharedPanelView(copy.getDest(), stage, panel, t.rank);
+    // TMA coordinates are innermost first.
+    SmallVector<Value> coords{arith::AddIOp::create(
+        b, loc(), offsets.back(), index(panel * p.panelCols))};
+    for (int64_t d = t.rank - 2; d >= 0; --d)
+      coords.push_back(offsets[d]);
+    nvgpu::TmaAsyncLoadOp::create(b, loc(), view, bars, t.descriptor, coords,
+                                  barIndex, Value(), Value());
+  }
+}
+
 Value KernelLowering::sharedTileAddress(Value tile) {
   const SharedTilePlan &p = sharedTiles.lookup(tile);
-  Value stage = currentStage ? currentStage : index(0);
+  // Only tiles filled by the enclosing pipelined loop rotate through stages.
+  Value stage = currentStage && p.stages > 1 ? currentStage : index(0);
   Value off = arith::MulIOp::create(b, loc(), stage, index(p.stageBytes));
   off = arith::AddIOp::create(b, loc(), off, index(p.offset));
   off = arith::IndexCastOp::create(b, loc(), b.getI64Type(), off);
@@ -237,10 +258,13 @@ std::string KernelLowering::kernelInfo() {
     else
       os << "param scalar " << i << " " << abiTypeName(t) << "\n";
   }
-  for (const TensorMapPlan &t : tensorMaps)
+  for (const TensorMapPlan &t : tensorMaps) {
     os << "param tensormap " << t.arg << " " << abiTypeName(t.elementType)
-       << " 2 box " << t.boxCols << " " << t.boxRows << " swizzle "
-       << sm90::kSwizzleBytes << "\n";
+       << " " << t.rank << " box " << t.boxCols << " " << t.boxRows;
+    for (int64_t d = 2; d < t.rank; ++d)
+      os << " 1";
+    os << " swizzle " << sm90::kSwizzleBytes << "\n";
+  }
   os << "end\n";
   return s;
 }

@@ -58,7 +58,7 @@ tile.kernel @stage_conflict(%A: memref<?x?xf16>) grid [1] threads 128 {
     tile.copy %A[%c0, %k] -> %a : memref<?x?xf16> -> !tile.shared<64x64xf16>
   }
   tile.pipelined %k = %c0 to %c1 step %c1 num_stages 3 {
-    // expected-error @+1 {{the shared tile is filled by pipelined loops of different num_stages}}
+    // expected-error @+1 {{the shared tile is filled by copies with different numbers of stages}}
     tile.copy %A[%c0, %k] -> %a : memref<?x?xf16> -> !tile.shared<64x64xf16>
   }
 }

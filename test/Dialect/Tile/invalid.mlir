@@ -135,8 +135,17 @@ tile.kernel @k(%A: memref<?x?xf16>) grid [1] threads 128 {
 tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
   %c0 = arith.constant 0 : index
   %a = tile.alloc_shared : !tile.shared<64x64xf16>
-  // expected-error @+1 {{copy_c2: source rank 1 and destination rank 2 must be equal}}
+  // expected-error @+1 {{copy_c2: a tile of rank 2 cannot be copied to or from a memref of rank 1; the tile spans the memref's innermost dimensions}}
   tile.copy %A[%c0] -> %a : memref<?xf16> -> !tile.shared<64x64xf16>
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %a = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  %b = tile.alloc_fragment : !tile.fragment<4096xf32>
+  // expected-error @+1 {{copy_c2: a tile of rank 2 cannot be copied to or from a tile of rank 1; tiles must have the same rank}}
+  tile.copy %a -> %b : !tile.fragment<64x64xf32> -> !tile.fragment<4096xf32>
 }
 
 // -----
@@ -153,7 +162,7 @@ tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
 tile.kernel @k(%A: memref<?x?xf32>) grid [1] threads 128 {
   %c0 = arith.constant 0 : index
   %a = tile.alloc_shared : !tile.shared<64x64xf16>
-  // expected-error @+1 {{copy_c4: a copy into shared memory keeps the element type; got 'f32' into 'f16'}}
+  // expected-error @+1 {{copy_c4: a copy from global into shared memory keeps the element type; got 'f32' into 'f16'}}
   tile.copy %A[%c0, %c0] -> %a : memref<?x?xf32> -> !tile.shared<64x64xf16>
 }
 

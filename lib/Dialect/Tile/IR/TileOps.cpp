@@ -351,17 +351,24 @@ LogicalResult CopyOp::verify() {
     return failure();
   auto srcShaped = cast<ShapedType>(srcType);
   auto dstShaped = cast<ShapedType>(dstType);
-  if (srcShaped.getRank() != dstShaped.getRank())
-    return emitOpError("copy_c2: source rank ")
-           << srcShaped.getRank() << " and destination rank "
-           << dstShaped.getRank() << " must be equal";
+  // A tile spans the innermost dimensions of a memref of higher rank.
+  MemRefType mem = srcMem ? srcMem : dstMem;
+  ShapedType tileType = srcMem ? dstShaped : srcShaped;
+  if (mem ? tileType.getRank() > mem.getRank()
+          : srcShaped.getRank() != dstShaped.getRank())
+    return emitOpError("copy_c2: a tile of rank ")
+           << tileType.getRank() << " cannot be copied "
+           << (mem ? "to or from a memref" : "to or from a tile") << " of rank "
+           << (mem ? mem.getRank() : (srcMem ? srcShaped : dstShaped).getRank())
+           << (mem ? "; the tile spans the memref's innermost dimensions"
+                   : "; tiles must have the same rank");
   if (!srcMem && !dstMem && srcShaped.getShape() != dstShaped.getShape())
     return emitOpError("copy_c3: tiles of shapes ")
            << srcType << " and " << dstType << " must have the same shape";
-  if (isa<SharedType>(dstType) &&
+  if (srcMem && isa<SharedType>(dstType) &&
       srcShaped.getElementType() != dstShaped.getElementType())
-    return emitOpError("copy_c4: a copy into shared memory keeps the element "
-                       "type; got ")
+    return emitOpError("copy_c4: a copy from global into shared memory keeps "
+                       "the element type; got ")
            << srcShaped.getElementType() << " into "
            << dstShaped.getElementType();
   return success();

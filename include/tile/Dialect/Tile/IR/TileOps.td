@@ -200,15 +200,17 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
     Copies `source` into `dest` (`T.copy`). One side may be a global memref
     indexed at the tile's origin; elements of the tile that fall outside the
     memref are not read (they read as zero) and not written. Element types may
-    differ when the destination is global memory or a fragment: the values are
-    converted (`arith.truncf`/`extf` semantics).
+    differ, except from global into shared memory: the values are converted
+    (`arith.truncf`/`extf` semantics).
 
     Constraints:
     - copy_c1: at most one side is a memref, and offsets are given exactly for
       that side, one per memref dimension.
-    - copy_c2: the tile and the memref have the same rank.
+    - copy_c2: the tile's rank is at most the memref's: the tile spans the
+      memref's innermost dimensions (e.g. one head of a [B, H, S, D] tensor).
     - copy_c3: shared and fragment tiles on both sides have the same shape.
-    - copy_c4: a copy into shared memory keeps the element type.
+    - copy_c4: a copy from global into shared memory keeps the element type
+      (it is a bulk copy).
 
     Example:
     ```mlir

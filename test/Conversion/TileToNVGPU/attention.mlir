@@ -1,0 +1,39 @@
+// RUN: tile-opt %tile_src_root/kernels/flash_attention.mlir --tile-infer-layouts --convert-tile-to-nvgpu | FileCheck %s
+
+// The FlashAttention kernel (head_dim 64): 4-d TMA boxes over [B, H, S, D];
+// Q loaded once before the loop on a barrier of its own; K and V through a
+// 2-stage ring; S = Q.K^T with K-major B (`col`); P stored to shared memory
+// in the swizzled panel layout and fenced for the async proxy before
+// O += P.V reads it; no store to global memory until the loop is drained,
+// so the scores and probabilities never leave the chip.
+// CHECK-LABEL: gpu.func @attention_d64_f16
+// CHECK: !nvgpu.tensormap.descriptor<tensor = memref<1x1x128x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b
+// CHECK-NOT: {{(vector|memref)\.store .*#gpu.address_space<global>}}
+// CHECK: nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>>
+// CHECK: nvgpu.tma.async.load %{{.*}}[%{{.*}}, %{{.*}}, %block_id_y, %block_id_z]
+// CHECK: nvgpu.mbarrier.try_wait.parity
+// CHECK-NOT: {{(vector|memref)\.store .*#gpu.address_space<global>}}
+// CHECK: nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
+// CHECK-NOT: {{(vector|memref)\.store .*#gpu.address_space<global>}}
+// CHECK: scf.for
+// CHECK: nvgpu.mbarrier.try_wait.parity
+// CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <col>]
+// The wait for S also retires the previous iteration's P.V group and
+// threads O's registers (64 + 32 per thread).
+// CHECK: wgmma.wait_group.sync.aligned 0;", "{{(=f,){96}[0-9]}}
+// CHECK-NOT: {{(vector|memref)\.store .*#gpu.address_space<global>}}
+// CHECK: gpu.shuffle  xor
+// CHECK: llvm.inline_asm asm_dialect = att "ex2.approx.ftz.f32 $0, $1;"
+// CHECK-NOT: {{(vector|memref)\.store .*#gpu.address_space<global>}}
+// CHECK: vector.store %{{.*}}, %{{.*}}[%{{.*}}] {alignment = 4 : i64} : memref<16384xf16, #gpu.address_space<workgroup>>, vector<2xf16>
+// CHECK-NOT: {{(vector|memref)\.store .*#gpu.address_space<global>}}
+// CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK-NEXT: gpu.barrier
+// CHECK-COUNT-8: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <row>]
+// CHECK: wgmma.wait_group.sync.aligned 1;
+// CHECK-NOT: {{(vector|memref)\.store .*#gpu.address_space<global>}}
+// CHECK: wgmma.wait_group.sync.aligned 0;
+// Only then is O, divided by the row sums, stored.
+// CHECK: arith.divf
+// CHECK: vector.store {{.*}} : memref<?x?x?x?xf16, strided<[?, ?, ?, 1]>, #gpu.address_space<global>>, vector<2xf16>
+// CHECK: gpu.return
