@@ -143,9 +143,14 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
                                       rowOffset);
   Value bBase = sharedTileAddress(op.getB());
 
+  bool zeroed = zeroedAccumulators.erase(op.getC());
   SmallVector<Value> accs;
   for (int64_t mt = 0; mt < mTiles; ++mt)
-    accs.push_back(loadStruct(*this, acc.regs, mt * regsPerTile, regsPerTile));
+    accs.push_back(
+        zeroed ? LLVM::UndefOp::create(
+                     b, loc(), accumulatorStruct(b.getContext(), regsPerTile))
+                     .getResult()
+               : loadStruct(*this, acc.regs, mt * regsPerTile, regsPerTile));
 
   NVVM::WgmmaFenceAlignedOp::create(b, loc());
   auto shape = NVVM::MMAShapeAttr::get(ctx, sm90::kWgmmaM, n,
@@ -175,7 +180,10 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
           sm90::kSwizzleAtomBytes);
       accs[mt] = NVVM::WgmmaMmaAsyncOp::create(
           b, loc(), accs[mt].getType(), accs[mt], aDesc, bDesc, shape, inType,
-          inType, NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one, one, one,
+          inType, NVVM::WGMMATypes::f32,
+          zeroed && kk == 0 ? NVVM::WGMMAScaleOut::zero
+                            : NVVM::WGMMAScaleOut::one,
+          one, one,
           NVVM::MMALayout::row,
           kMajorB ? NVVM::MMALayout::col : NVVM::MMALayout::row,
           NVVM::MMAIntOverflowAttr());

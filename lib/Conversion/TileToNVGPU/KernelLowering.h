@@ -135,6 +135,9 @@ public:
   Value sharedBase;   ///< memref<?xi8, workgroup>: the dynamic shared memory
   Value sharedAddr;   ///< i64 shared-window address of sharedBase
   Value currentStage; ///< the ring slot of the pipelined iteration being lowered
+  /// Accumulators zeroed by a tile.fill right before the tile.gemm that
+  /// accumulates into them: the gemm's first wgmma overwrites instead.
+  DenseSet<Value> zeroedAccumulators;
   /// Accumulators whose last wgmma group may still be in flight.
   SmallVector<Value> pendingAccumulators;
 };

@@ -1,0 +1,422 @@
+// FlashAttention forward: O = softmax(Q . K^T * scale) . V for [batch,
+// heads, seq, head_dim] tensors, one block of two warpgroups per 128 query
+// rows of one head; key and value blocks of 128 arrive by TMA through a
+// 2-stage pipeline. The row maximum and sum are kept online in registers
+// (exp2 with log2(e) folded into the scale); the probabilities go through
+// shared memory to the second tensor-core product, and neither the scores
+// nor the probabilities are written to global memory. Sequence lengths
+// that are not multiples of 128 are masked; the causal kernels mask keys
+// after the query and skip the blocks past the diagonal.
+//
+//   attention_d64_f16, attention_d128_f16               not causal
+//   attention_causal_d64_f16, attention_causal_d128_f16 causal
+
+module {
+  tile.kernel @attention_d64_f16(%Q: memref<?x?x?x?xf16>, %K: memref<?x?x?x?xf16>,
+      %V: memref<?x?x?x?xf16>, %O: memref<?x?x?x?xf16>, %scale: f32)
+      grid [%Q[2] / 128, %Q[1] / 1, %Q[0] / 1] threads 256 {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %cbm = arith.constant 128 : index
+    %cbn = arith.constant 128 : index
+    %ninf = arith.constant 0xFF800000 : f32
+    %zero = arith.constant 0.0 : f32
+    %log2e = arith.constant 1.4426950408889634 : f32
+    %qb = tile.block_id x
+    %h = tile.block_id y
+    %b = tile.block_id z
+    %m0 = arith.muli %qb, %cbm : index
+    %skv = memref.dim %K, %c2 : memref<?x?x?x?xf16>
+    %nkv = arith.ceildivui %skv, %cbn : index
+    %nblk = arith.addi %nkv, %c0 : index
+    // Scores in the log2 domain: exp(x * scale) = exp2(x * scale * log2(e)).
+    %qk = arith.mulf %scale, %log2e : f32
+    %q = tile.alloc_shared : !tile.shared<128x64xf16>
+    %k = tile.alloc_shared : !tile.shared<128x64xf16>
+    %v = tile.alloc_shared : !tile.shared<128x64xf16>
+    %p = tile.alloc_shared : !tile.shared<128x128xf16>
+    %s = tile.alloc_fragment : !tile.fragment<128x128xf32>
+    %o = tile.alloc_fragment : !tile.fragment<128x64xf32>
+    %m = tile.alloc_fragment : !tile.fragment<128xf32>
+    %mold = tile.alloc_fragment : !tile.fragment<128xf32>
+    %l = tile.alloc_fragment : !tile.fragment<128xf32>
+    %alpha = tile.alloc_fragment : !tile.fragment<128xf32>
+    tile.copy %Q[%b, %h, %m0, %c0] -> %q : memref<?x?x?x?xf16> -> !tile.shared<128x64xf16>
+    tile.fill %o, %zero : !tile.fragment<128x64xf32>, f32
+    tile.fill %m, %ninf : !tile.fragment<128xf32>, f32
+    tile.fill %l, %zero : !tile.fragment<128xf32>, f32
+    tile.pipelined %j = %c0 to %nblk step %c1 num_stages 2 {
+      %n0 = arith.muli %j, %cbn : index
+      tile.copy %K[%b, %h, %n0, %c0] -> %k : memref<?x?x?x?xf16> -> !tile.shared<128x64xf16>
+      tile.copy %V[%b, %h, %n0, %c0] -> %v : memref<?x?x?x?xf16> -> !tile.shared<128x64xf16>
+      // S = Q . K^T: K is N x K (K-major), the layout warpgroup MMA reads.
+      tile.fill %s, %zero : !tile.fragment<128x128xf32>, f32
+      tile.gemm %q, %k, %s {transpose_b} : !tile.shared<128x64xf16>, !tile.shared<128x64xf16>, !tile.fragment<128x128xf32>
+      tile.parallel outs(%s : !tile.fragment<128x128xf32>) attributes {
+          indexing_maps = [affine_map<(i, j) -> (i, j)>]} {
+      ^bb0(%x: f32):
+        %jj = tile.index 1
+        %col = arith.addi %n0, %jj : index
+        %in = arith.cmpi ult, %col, %skv : index
+        %keep = arith.andi %in, %in : i1
+        %y = arith.mulf %x, %qk : f32
+        %w = arith.select %keep, %y, %ninf : f32
+        tile.yield %w : f32
+      }
+      // Online softmax: new row maximum, rescale factor, probabilities.
+      tile.copy %m -> %mold : !tile.fragment<128xf32> -> !tile.fragment<128xf32>
+      tile.reduce max %s -> %m {dim = 1 : i64} : !tile.fragment<128x128xf32> -> !tile.fragment<128xf32>
+      tile.parallel ins(%mold, %m : !tile.fragment<128xf32>, !tile.fragment<128xf32>)
+          outs(%alpha : !tile.fragment<128xf32>) attributes {indexing_maps = [
+            affine_map<(i) -> (i)>, affine_map<(i) -> (i)>, affine_map<(i) -> (i)>]} {
+      ^bb0(%mo: f32, %mn: f32, %a: f32):
+        %d = arith.subf %mo, %mn : f32
+        %e = math.exp2 %d : f32
+        tile.yield %e : f32
+      }
+      tile.parallel ins(%m : !tile.fragment<128xf32>) outs(%s : !tile.fragment<128x128xf32>)
+          attributes {indexing_maps = [affine_map<(i, j) -> (i)>,
+                                       affine_map<(i, j) -> (i, j)>]} {
+      ^bb0(%mx: f32, %x: f32):
+        %d = arith.subf %x, %mx : f32
+        %e = math.exp2 %d : f32
+        tile.yield %e : f32
+      }
+      tile.parallel ins(%alpha : !tile.fragment<128xf32>) outs(%l : !tile.fragment<128xf32>)
+          attributes {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>]} {
+      ^bb0(%a: f32, %x: f32):
+        %r = arith.mulf %x, %a : f32
+        tile.yield %r : f32
+      }
+      tile.reduce sum %s -> %l {dim = 1 : i64} : !tile.fragment<128x128xf32> -> !tile.fragment<128xf32>
+      tile.parallel ins(%alpha : !tile.fragment<128xf32>) outs(%o : !tile.fragment<128x64xf32>)
+          attributes {indexing_maps = [affine_map<(i, j) -> (i)>,
+                                       affine_map<(i, j) -> (i, j)>]} {
+      ^bb0(%a: f32, %x: f32):
+        %r = arith.mulf %x, %a : f32
+        tile.yield %r : f32
+      }
+      // O += P . V, with P through shared memory: the scores never leave the chip.
+      tile.copy %s -> %p : !tile.fragment<128x128xf32> -> !tile.shared<128x128xf16>
+      tile.gemm %p, %v, %o : !tile.shared<128x128xf16>, !tile.shared<128x64xf16>, !tile.fragment<128x64xf32>
+    }
+    tile.parallel ins(%l : !tile.fragment<128xf32>) outs(%o : !tile.fragment<128x64xf32>)
+        attributes {indexing_maps = [affine_map<(i, j) -> (i)>,
+                                     affine_map<(i, j) -> (i, j)>]} {
+    ^bb0(%sum: f32, %x: f32):
+      %r = arith.divf %x, %sum : f32
+      tile.yield %r : f32
+    }
+    tile.copy %o -> %O[%b, %h, %m0, %c0] : !tile.fragment<128x64xf32> -> memref<?x?x?x?xf16>
+  }
+
+  tile.kernel @attention_d128_f16(%Q: memref<?x?x?x?xf16>, %K: memref<?x?x?x?xf16>,
+      %V: memref<?x?x?x?xf16>, %O: memref<?x?x?x?xf16>, %scale: f32)
+      grid [%Q[2] / 128, %Q[1] / 1, %Q[0] / 1] threads 256 {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %cbm = arith.constant 128 : index
+    %cbn = arith.constant 128 : index
+    %ninf = arith.constant 0xFF800000 : f32
+    %zero = arith.constant 0.0 : f32
+    %log2e = arith.constant 1.4426950408889634 : f32
+    %qb = tile.block_id x
+    %h = tile.block_id y
+    %b = tile.block_id z
+    %m0 = arith.muli %qb, %cbm : index
+    %skv = memref.dim %K, %c2 : memref<?x?x?x?xf16>
+    %nkv = arith.ceildivui %skv, %cbn : index
+    %nblk = arith.addi %nkv, %c0 : index
+    // Scores in the log2 domain: exp(x * scale) = exp2(x * scale * log2(e)).
+    %qk = arith.mulf %scale, %log2e : f32
+    %q = tile.alloc_shared : !tile.shared<128x128xf16>
+    %k = tile.alloc_shared : !tile.shared<128x128xf16>
+    %v = tile.alloc_shared : !tile.shared<128x128xf16>
+    %p = tile.alloc_shared : !tile.shared<128x128xf16>
+    %s = tile.alloc_fragment : !tile.fragment<128x128xf32>
+    %o = tile.alloc_fragment : !tile.fragment<128x128xf32>
+    %m = tile.alloc_fragment : !tile.fragment<128xf32>
+    %mold = tile.alloc_fragment : !tile.fragment<128xf32>
+    %l = tile.alloc_fragment : !tile.fragment<128xf32>
+    %alpha = tile.alloc_fragment : !tile.fragment<128xf32>
+    tile.copy %Q[%b, %h, %m0, %c0] -> %q : memref<?x?x?x?xf16> -> !tile.shared<128x128xf16>
+    tile.fill %o, %zero : !tile.fragment<128x128xf32>, f32
+    tile.fill %m, %ninf : !tile.fragment<128xf32>, f32
+    tile.fill %l, %zero : !tile.fragment<128xf32>, f32
+    tile.pipelined %j = %c0 to %nblk step %c1 num_stages 2 {
+      %n0 = arith.muli %j, %cbn : index
+      tile.copy %K[%b, %h, %n0, %c0] -> %k : memref<?x?x?x?xf16> -> !tile.shared<128x128xf16>
+      tile.copy %V[%b, %h, %n0, %c0] -> %v : memref<?x?x?x?xf16> -> !tile.shared<128x128xf16>
+      // S = Q . K^T: K is N x K (K-major), the layout warpgroup MMA reads.
+      tile.fill %s, %zero : !tile.fragment<128x128xf32>, f32
+      tile.gemm %q, %k, %s {transpose_b} : !tile.shared<128x128xf16>, !tile.shared<128x128xf16>, !tile.fragment<128x128xf32>
+      tile.parallel outs(%s : !tile.fragment<128x128xf32>) attributes {
+          indexing_maps = [affine_map<(i, j) -> (i, j)>]} {
+      ^bb0(%x: f32):
+        %jj = tile.index 1
+        %col = arith.addi %n0, %jj : index
+        %in = arith.cmpi ult, %col, %skv : index
+        %keep = arith.andi %in, %in : i1
+        %y = arith.mulf %x, %qk : f32
+        %w = arith.select %keep, %y, %ninf : f32
+        tile.yield %w : f32
+      }
+      // Online softmax: new row maximum, rescale factor, probabilities.
+      tile.copy %m -> %mold : !tile.fragment<128xf32> -> !tile.fragment<128xf32>
+      tile.reduce max %s -> %m {dim = 1 : i64} : !tile.fragment<128x128xf32> -> !tile.fragment<128xf32>
+      tile.parallel ins(%mold, %m : !tile.fragment<128xf32>, !tile.fragment<128xf32>)
+          outs(%alpha : !tile.fragment<128xf32>) attributes {indexing_maps = [
+            affine_map<(i) -> (i)>, affine_map<(i) -> (i)>, affine_map<(i) -> (i)>]} {
+      ^bb0(%mo: f32, %mn: f32, %a: f32):
+        %d = arith.subf %mo, %mn : f32
+        %e = math.exp2 %d : f32
+        tile.yield %e : f32
+      }
+      tile.parallel ins(%m : !tile.fragment<128xf32>) outs(%s : !tile.fragment<128x128xf32>)
+          attributes {indexing_maps = [affine_map<(i, j) -> (i)>,
+                                       affine_map<(i, j) -> (i, j)>]} {
+      ^bb0(%mx: f32, %x: f32):
+        %d = arith.subf %x, %mx : f32
+        %e = math.exp2 %d : f32
+        tile.yield %e : f32
+      }
+      tile.parallel ins(%alpha : !tile.fragment<128xf32>) outs(%l : !tile.fragment<128xf32>)
+          attributes {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>]} {
+      ^bb0(%a: f32, %x: f32):
+        %r = arith.mulf %x, %a : f32
+        tile.yield %r : f32
+      }
+      tile.reduce sum %s -> %l {dim = 1 : i64} : !tile.fragment<128x128xf32> -> !tile.fragment<128xf32>
+      tile.parallel ins(%alpha : !tile.fragment<128xf32>) outs(%o : !tile.fragment<128x128xf32>)
+          attributes {indexing_maps = [affine_map<(i, j) -> (i)>,
+                                       affine_map<(i, j) -> (i, j)>]} {
+      ^bb0(%a: f32, %x: f32):
+        %r = arith.mulf %x, %a : f32
+        tile.yield %r : f32
+      }
+      // O += P . V, with P through shared memory: the scores never leave the chip.
+      tile.copy %s -> %p : !tile.fragment<128x128xf32> -> !tile.shared<128x128xf16>
+      tile.gemm %p, %v, %o : !tile.shared<128x128xf16>, !tile.shared<128x128xf16>, !tile.fragment<128x128xf32>
+    }
+    tile.parallel ins(%l : !tile.fragment<128xf32>) outs(%o : !tile.fragment<128x128xf32>)
+        attributes {indexing_maps = [affine_map<(i, j) -> (i)>,
+                                     affine_map<(i, j) -> (i, j)>]} {
+    ^bb0(%sum: f32, %x: f32):
+      %r = arith.divf %x, %sum : f32
+      tile.yield %r : f32
+    }
+    tile.copy %o -> %O[%b, %h, %m0, %c0] : !tile.fragment<128x128xf32> -> memref<?x?x?x?xf16>
+  }
+
+  tile.kernel @attention_causal_d64_f16(%Q: memref<?x?x?x?xf16>, %K: memref<?x?x?x?xf16>,
+      %V: memref<?x?x?x?xf16>, %O: memref<?x?x?x?xf16>, %scale: f32)
+      grid [%Q[2] / 128, %Q[1] / 1, %Q[0] / 1] threads 256 {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %cbm = arith.constant 128 : index
+    %cbn = arith.constant 128 : index
+    %ninf = arith.constant 0xFF800000 : f32
+    %zero = arith.constant 0.0 : f32
+    %log2e = arith.constant 1.4426950408889634 : f32
+    %qb = tile.block_id x
+    %h = tile.block_id y
+    %b = tile.block_id z
+    %m0 = arith.muli %qb, %cbm : index
+    %skv = memref.dim %K, %c2 : memref<?x?x?x?xf16>
+    %nkv = arith.ceildivui %skv, %cbn : index
+    // Causal: key blocks past the last query row of this block are skipped.
+    %last = arith.addi %m0, %cbm : index
+    %lastblk = arith.ceildivui %last, %cbn : index
+    %nblk = arith.minui %nkv, %lastblk : index
+    // Scores in the log2 domain: exp(x * scale) = exp2(x * scale * log2(e)).
+    %qk = arith.mulf %scale, %log2e : f32
+    %q = tile.alloc_shared : !tile.shared<128x64xf16>
+    %k = tile.alloc_shared : !tile.shared<128x64xf16>
+    %v = tile.alloc_shared : !tile.shared<128x64xf16>
+    %p = tile.alloc_shared : !tile.shared<128x128xf16>
+    %s = tile.alloc_fragment : !tile.fragment<128x128xf32>
+    %o = tile.alloc_fragment : !tile.fragment<128x64xf32>
+    %m = tile.alloc_fragment : !tile.fragment<128xf32>
+    %mold = tile.alloc_fragment : !tile.fragment<128xf32>
+    %l = tile.alloc_fragment : !tile.fragment<128xf32>
+    %alpha = tile.alloc_fragment : !tile.fragment<128xf32>
+    tile.copy %Q[%b, %h, %m0, %c0] -> %q : memref<?x?x?x?xf16> -> !tile.shared<128x64xf16>
+    tile.fill %o, %zero : !tile.fragment<128x64xf32>, f32
+    tile.fill %m, %ninf : !tile.fragment<128xf32>, f32
+    tile.fill %l, %zero : !tile.fragment<128xf32>, f32
+    tile.pipelined %j = %c0 to %nblk step %c1 num_stages 2 {
+      %n0 = arith.muli %j, %cbn : index
+      tile.copy %K[%b, %h, %n0, %c0] -> %k : memref<?x?x?x?xf16> -> !tile.shared<128x64xf16>
+      tile.copy %V[%b, %h, %n0, %c0] -> %v : memref<?x?x?x?xf16> -> !tile.shared<128x64xf16>
+      // S = Q . K^T: K is N x K (K-major), the layout warpgroup MMA reads.
+      tile.fill %s, %zero : !tile.fragment<128x128xf32>, f32
+      tile.gemm %q, %k, %s {transpose_b} : !tile.shared<128x64xf16>, !tile.shared<128x64xf16>, !tile.fragment<128x128xf32>
+      tile.parallel outs(%s : !tile.fragment<128x128xf32>) attributes {
+          indexing_maps = [affine_map<(i, j) -> (i, j)>]} {
+      ^bb0(%x: f32):
+        %jj = tile.index 1
+        %col = arith.addi %n0, %jj : index
+        %in = arith.cmpi ult, %col, %skv : index
+        %i = tile.index 0
+        %row = arith.addi %m0, %i : index
+        %past = arith.cmpi ule, %col, %row : index
+        %keep = arith.andi %in, %past : i1
+        %y = arith.mulf %x, %qk : f32
+        %w = arith.select %keep, %y, %ninf : f32
+        tile.yield %w : f32
+      }
+      // Online softmax: new row maximum, rescale factor, probabilities.
+      tile.copy %m -> %mold : !tile.fragment<128xf32> -> !tile.fragment<128xf32>
+      tile.reduce max %s -> %m {dim = 1 : i64} : !tile.fragment<128x128xf32> -> !tile.fragment<128xf32>
+      tile.parallel ins(%mold, %m : !tile.fragment<128xf32>, !tile.fragment<128xf32>)
+          outs(%alpha : !tile.fragment<128xf32>) attributes {indexing_maps = [
+            affine_map<(i) -> (i)>, affine_map<(i) -> (i)>, affine_map<(i) -> (i)>]} {
+      ^bb0(%mo: f32, %mn: f32, %a: f32):
+        %d = arith.subf %mo, %mn : f32
+        %e = math.exp2 %d : f32
+        tile.yield %e : f32
+      }
+      tile.parallel ins(%m : !tile.fragment<128xf32>) outs(%s : !tile.fragment<128x128xf32>)
+          attributes {indexing_maps = [affine_map<(i, j) -> (i)>,
+                                       affine_map<(i, j) -> (i, j)>]} {
+      ^bb0(%mx: f32, %x: f32):
+        %d = arith.subf %x, %mx : f32
+        %e = math.exp2 %d : f32
+        tile.yield %e : f32
+      }
+      tile.parallel ins(%alpha : !tile.fragment<128xf32>) outs(%l : !tile.fragment<128xf32>)
+          attributes {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>]} {
+      ^bb0(%a: f32, %x: f32):
+        %r = arith.mulf %x, %a : f32
+        tile.yield %r : f32
+      }
+      tile.reduce sum %s -> %l {dim = 1 : i64} : !tile.fragment<128x128xf32> -> !tile.fragment<128xf32>
+      tile.parallel ins(%alpha : !tile.fragment<128xf32>) outs(%o : !tile.fragment<128x64xf32>)
+          attributes {indexing_maps = [affine_map<(i, j) -> (i)>,
+                                       affine_map<(i, j) -> (i, j)>]} {
+      ^bb0(%a: f32, %x: f32):
+        %r = arith.mulf %x, %a : f32
+        tile.yield %r : f32
+      }
+      // O += P . V, with P through shared memory: the scores never leave the chip.
+      tile.copy %s -> %p : !tile.fragment<128x128xf32> -> !tile.shared<128x128xf16>
+      tile.gemm %p, %v, %o : !tile.shared<128x128xf16>, !tile.shared<128x64xf16>, !tile.fragment<128x64xf32>
+    }
+    tile.parallel ins(%l : !tile.fragment<128xf32>) outs(%o : !tile.fragment<128x64xf32>)
+        attributes {indexing_maps = [affine_map<(i, j) -> (i)>,
+                                     affine_map<(i, j) -> (i, j)>]} {
+    ^bb0(%sum: f32, %x: f32):
+      %r = arith.divf %x, %sum : f32
+      tile.yield %r : f32
+    }
+    tile.copy %o -> %O[%b, %h, %m0, %c0] : !tile.fragment<128x64xf32> -> memref<?x?x?x?xf16>
+  }
+
+  tile.kernel @attention_causal_d128_f16(%Q: memref<?x?x?x?xf16>, %K: memref<?x?x?x?xf16>,
+      %V: memref<?x?x?x?xf16>, %O: memref<?x?x?x?xf16>, %scale: f32)
+      grid [%Q[2] / 128, %Q[1] / 1, %Q[0] / 1] threads 256 {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %cbm = arith.constant 128 : index
+    %cbn = arith.constant 128 : index
+    %ninf = arith.constant 0xFF800000 : f32
+    %zero = arith.constant 0.0 : f32
+    %log2e = arith.constant 1.4426950408889634 : f32
+    %qb = tile.block_id x
+    %h = tile.block_id y
+    %b = tile.block_id z
+    %m0 = arith.muli %qb, %cbm : index
+    %skv = memref.dim %K, %c2 : memref<?x?x?x?xf16>
+    %nkv = arith.ceildivui %skv, %cbn : index
+    // Causal: key blocks past the last query row of this block are skipped.
+    %last = arith.addi %m0, %cbm : index
+    %lastblk = arith.ceildivui %last, %cbn : index
+    %nblk = arith.minui %nkv, %lastblk : index
+    // Scores in the log2 domain: exp(x * scale) = exp2(x * scale * log2(e)).
+    %qk = arith.mulf %scale, %log2e : f32
+    %q = tile.alloc_shared : !tile.shared<128x128xf16>
+    %k = tile.alloc_shared : !tile.shared<128x128xf16>
+    %v = tile.alloc_shared : !tile.shared<128x128xf16>
+    %p = tile.alloc_shared : !tile.shared<128x128xf16>
+    %s = tile.alloc_fragment : !tile.fragment<128x128xf32>
+    %o = tile.alloc_fragment : !tile.fragment<128x128xf32>
+    %m = tile.alloc_fragment : !tile.fragment<128xf32>
+    %mold = tile.alloc_fragment : !tile.fragment<128xf32>
+    %l = tile.alloc_fragment : !tile.fragment<128xf32>
+    %alpha = tile.alloc_fragment : !tile.fragment<128xf32>
+    tile.copy %Q[%b, %h, %m0, %c0] -> %q : memref<?x?x?x?xf16> -> !tile.shared<128x128xf16>
+    tile.fill %o, %zero : !tile.fragment<128x128xf32>, f32
+    tile.fill %m, %ninf : !tile.fragment<128xf32>, f32
+    tile.fill %l, %zero : !tile.fragment<128xf32>, f32
+    tile.pipelined %j = %c0 to %nblk step %c1 num_stages 2 {
+      %n0 = arith.muli %j, %cbn : index
+      tile.copy %K[%b, %h, %n0, %c0] -> %k : memref<?x?x?x?xf16> -> !tile.shared<128x128xf16>
+      tile.copy %V[%b, %h, %n0, %c0] -> %v : memref<?x?x?x?xf16> -> !tile.shared<128x128xf16>
+      // S = Q . K^T: K is N x K (K-major), the layout warpgroup MMA reads.
+      tile.fill %s, %zero : !tile.fragment<128x128xf32>, f32
+      tile.gemm %q, %k, %s {transpose_b} : !tile.shared<128x128xf16>, !tile.shared<128x128xf16>, !tile.fragment<128x128xf32>
+      tile.parallel outs(%s : !tile.fragment<128x128xf32>) attributes {
+          indexing_maps = [affine_map<(i, j) -> (i, j)>]} {
+      ^bb0(%x: f32):
+        %jj = tile.index 1
+        %col = arith.addi %n0, %jj : index
+        %in = arith.cmpi ult, %col, %skv : index
+        %i = tile.index 0
+        %row = arith.addi %m0, %i : index
+        %past = arith.cmpi ule, %col, %row : index
+        %keep = arith.andi %in, %past : i1
+        %y = arith.mulf %x, %qk : f32
+        %w = arith.select %keep, %y, %ninf : f32
+        tile.yield %w : f32
+      }
+      // Online softmax: new row maximum, rescale factor, probabilities.
+      tile.copy %m -> %mold : !tile.fragment<128xf32> -> !tile.fragment<128xf32>
+      tile.reduce max %s -> %m {dim = 1 : i64} : !tile.fragment<128x128xf32> -> !tile.fragment<128xf32>
+      tile.parallel ins(%mold, %m : !tile.fragment<128xf32>, !tile.fragment<128xf32>)
+          outs(%alpha : !tile.fragment<128xf32>) attributes {indexing_maps = [
+            affine_map<(i) -> (i)>, affine_map<(i) -> (i)>, affine_map<(i) -> (i)>]} {
+      ^bb0(%mo: f32, %mn: f32, %a: f32):
+        %d = arith.subf %mo, %mn : f32
+        %e = math.exp2 %d : f32
+        tile.yield %e : f32
+      }
+      tile.parallel ins(%m : !tile.fragment<128xf32>) outs(%s : !tile.fragment<128x128xf32>)
+          attributes {indexing_maps = [affine_map<(i, j) -> (i)>,
+                                       affine_map<(i, j) -> (i, j)>]} {
+      ^bb0(%mx: f32, %x: f32):
+        %d = arith.subf %x, %mx : f32
+        %e = math.exp2 %d : f32
+        tile.yield %e : f32
+      }
+      tile.parallel ins(%alpha : !tile.fragment<128xf32>) outs(%l : !tile.fragment<128xf32>)
+          attributes {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>]} {
+      ^bb0(%a: f32, %x: f32):
+        %r = arith.mulf %x, %a : f32
+        tile.yield %r : f32
+      }
+      tile.reduce sum %s -> %l {dim = 1 : i64} : !tile.fragment<128x128xf32> -> !tile.fragment<128xf32>
+      tile.parallel ins(%alpha : !tile.fragment<128xf32>) outs(%o : !tile.fragment<128x128xf32>)
+          attributes {indexing_maps = [affine_map<(i, j) -> (i)>,
+                                       affine_map<(i, j) -> (i, j)>]} {
+      ^bb0(%a: f32, %x: f32):
+        %r = arith.mulf %x, %a : f32
+        tile.yield %r : f32
+      }
+      // O += P . V, with P through shared memory: the scores never leave the chip.
+      tile.copy %s -> %p : !tile.fragment<128x128xf32> -> !tile.shared<128x128xf16>
+      tile.gemm %p, %v, %o : !tile.shared<128x128xf16>, !tile.shared<128x128xf16>, !tile.fragment<128x128xf32>
+    }
+    tile.parallel ins(%l : !tile.fragment<128xf32>) outs(%o : !tile.fragment<128x128xf32>)
+        attributes {indexing_maps = [affine_map<(i, j) -> (i)>,
+                                     affine_map<(i, j) -> (i, j)>]} {
+    ^bb0(%sum: f32, %x: f32):
+      %r = arith.divf %x, %sum : f32
+      tile.yield %r : f32
+    }
+    tile.copy %o -> %O[%b, %h, %m0, %c0] : !tile.fragment<128x128xf32> -> memref<?x?x?x?xf16>
+  }
+}
