@@ -163,6 +163,49 @@ tile_rt_status tile_rt_kernel_info_find(const tile_rt_kernel_desc **out,
                                         const char *name);
 
 /*===----------------------------------------------------------------------===*
+ * Cubin resources: what ptxas produced (host only, no GPU needed)
+ *===----------------------------------------------------------------------===*/
+
+/// What one kernel of a cubin uses, as recorded in the ELF image itself (its
+/// `.nv.info` attributes and `.nv.shared.<kernel>` section). Dynamic shared
+/// memory is not in the cubin: it is the kernel info's `smem`.
+typedef struct tile_rt_kernel_resources {
+  int sm;        ///< The SM the image is for (90 for sm_90a), 0 if unknown.
+  int registers; ///< Registers per thread (EIATTR_REGCOUNT).
+  /// Static shared memory bytes per block, as ptxas -v and the driver's
+  /// CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES count it: the section's size less
+  /// `reserved_smem`.
+  uint32_t static_smem;
+  /// Bytes at the start of the kernel's shared section that the image
+  /// reserves for the driver (1024 in sm_90+ images that carry a
+  /// `.nv.shared.reserved.0` section; else 0).
+  uint32_t reserved_smem;
+  /// Per-thread stack frame of the kernel itself: local arrays and register
+  /// spills (EIATTR_FRAME_SIZE; ptxas's "bytes stack frame").
+  uint32_t frame_bytes;
+  /// Per-thread stack including the functions it calls (the larger of
+  /// EIATTR_MIN_STACK_SIZE, EIATTR_MAX_STACK_SIZE and the frame; ptxas's
+  /// "cumulative stack size"). Local memory a launch needs per thread.
+  uint32_t stack_bytes;
+  uint32_t param_bytes; ///< Kernel parameter bytes (EIATTR_CBANK_PARAM_SIZE).
+  int barriers;         ///< Named barriers used (EIATTR_NUM_BARRIERS).
+  /// .maxntid / .reqntid of the kernel (EIATTR_MAX_THREADS, EIATTR_REQNTID),
+  /// all 0 when it has none.
+  uint32_t max_threads[3];
+} tile_rt_kernel_resources;
+
+/// Reads the resources of kernel `kernel` from `size` bytes of cubin
+/// `image` (a CUDA ELF, 64-bit little-endian) into `*out`, without a GPU or
+/// driver. The image is validated strictly: anything malformed (truncated,
+/// out-of-bounds offsets, unterminated names, bad attribute records) fails
+/// with TILE_RT_ERROR_PARSE and a message saying what and where; an image
+/// that is not an ELF at all (PTX text) too. A kernel the image does not
+/// define is TILE_RT_ERROR_NOT_FOUND, the message listing those it does.
+tile_rt_status tile_rt_cubin_kernel_resources(tile_rt_kernel_resources *out,
+                                              const void *image, size_t size,
+                                              const char *kernel);
+
+/*===----------------------------------------------------------------------===*
  * Kernel arguments
  *===----------------------------------------------------------------------===*/
 

@@ -1,20 +1,22 @@
-/*===- tile-bench.c - Our kernels against cuBLAS, same inputs and timing --===*
+/*===- tile-bench.c - Our kernels against their peers, same inputs --------===*
  *
- * tile-bench FILE.mlir --op gemm --kernel NAME --sizes 4096,8192x8192x1024
+ * tile-bench FILE.mlir --op OP --kernel NAME --sizes S[,S...] [options]
  *   compiles FILE (or loads --no-compile --image/--kinfo), and for each size
- *   runs our kernel and cublasGemmEx on the same inputs, checks our output
- *   against cuBLAS's, times both with the same event loop (median, rotated
- *   inputs) and prints a table. A benchmark, not a test.
+ *   runs our kernel and its peer on the same inputs, checks our output,
+ *   times both with the same event loop (median, rotated inputs) and prints
+ *   a table. A benchmark, not a test. The operators:
+ *   - gemm: against cublasGemmEx (bench_gemm.c);
+ *   - gemm_bias_gelu: our fused kernel against our plain gemm and cuBLASLt's
+ *     fused epilogue (bench_gemm_bias_gelu.c);
+ *   - softmax: against the device-to-device copy bandwidth
+ *     (bench_softmax.c).
  *
  *===----------------------------------------------------------------------===*/
 
 #define _POSIX_C_SOURCE 200809L
 
-#include "cublas_loader.h"
-#include "gemm_problem.h"
+#include "bench.h"
 #include "host_util.h"
-#include "timing.h"
-#include "tool_compile.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,42 +25,47 @@
 #define BENCH_DEFAULT_ITERS 50
 #define BENCH_DEFAULT_WARMUP 10
 #define BENCH_DEFAULT_TIMEOUT_S 60.0
-#define BENCH_MAX_SIZES 64
-
-typedef struct bench_size {
-  int64_t m, n, k;
-} bench_size;
-
-typedef struct bench_args {
-  tool_source source;
-  const char *op, *kernel;
-  bench_size sizes[BENCH_MAX_SIZES];
-  int nsizes;
-  int iters, warmup, device, trans_b, tf32;
-  uint64_t seed;
-  double timeout_s;
-} bench_args;
+#define BENCH_DEFAULT_PLAIN_KERNEL "gemm_f16"
+#define BENCH_PLAIN_FILE_NAME "gemm.mlir"
 
 static void usage(void) {
-  printf("usage: tile-bench FILE.mlir --op gemm --kernel NAME --sizes "
-         "S[,S...] [options]\n"
-         "  S is N (an N x N x N gemm) or MxNxK.\n\nsource options:\n%s"
+  printf("usage: tile-bench FILE.mlir --op OP --kernel NAME --sizes S[,S...] "
+         "[options]\n"
+         "  --op gemm            ours against cublasGemmEx; S is N (N x N x "
+         "N) or MxNxK\n"
+         "  --op gemm_bias_gelu  ours fused, ours plain gemm and cuBLASLt's "
+         "GELU_BIAS\n"
+         "                       epilogue; S is N or MxNxK\n"
+         "  --op softmax         ours against a device-to-device copy of the "
+         "same bytes;\n"
+         "                       S is MxN\n\nsource options:\n%s"
          "\nbench options:\n"
-         "  --iters N          timed launches per size (default %d)\n"
-         "  --warmup N         untimed launches first (default %d)\n"
-         "  --trans-b          B is [N, K] row-major\n"
-         "  --cublas-tf32      cuBLAS computes f32 inputs in TF32\n"
-         "  --seed S           seed of the random inputs (default 1)\n"
-         "  --device N         GPU ordinal (default 0)\n"
-         "  --timeout SEC      longest wait for the GPU (default %.0f)\n"
-         "  env TILE_CUBLAS    path of libcublas.so if not on the search "
+         "  --iters N            timed launches per size (default %d)\n"
+         "  --warmup N           untimed launches first (default %d)\n"
+         "  --trans-b            gemm: B is [N, K] row-major\n"
+         "  --cublas-tf32        gemm: cuBLAS computes f32 inputs in TF32\n"
+         "  --gelu tanh|erf      gemm_bias_gelu: the fused kernel's gelu "
+         "(default tanh)\n"
+         "  --plain-file F.mlir  gemm_bias_gelu: the plain gemm's module "
+         "(default\n"
+         "                       %s beside FILE)\n"
+         "  --plain-kernel NAME  gemm_bias_gelu: the plain gemm (default "
+         "%s)\n"
+         "  --seed S             seed of the random inputs (default 1)\n"
+         "  --device N           GPU ordinal (default 0)\n"
+         "  --timeout SEC        longest wait for the GPU (default %.0f)\n"
+         "  env TILE_CUBLAS      path of libcublas.so if not on the search "
+         "path\n"
+         "  env TILE_CUBLASLT    path of libcublasLt.so if not on the search "
          "path\n",
          tool_source_usage, BENCH_DEFAULT_ITERS, BENCH_DEFAULT_WARMUP,
+         BENCH_PLAIN_FILE_NAME, BENCH_DEFAULT_PLAIN_KERNEL,
          BENCH_DEFAULT_TIMEOUT_S);
 }
 
-/* "4096" or "8192x8192x1024", comma separated. */
-static int parse_sizes(bench_args *a, const char *list) {
+/* "4096", "8192x8192x1024" or "4096x8192", comma separated; the number of
+ * dimensions each must have is checked per operator. */
+static int parse_sizes(bench_args *a, const char *list, int *dims_seen) {
   char *copy = strdup(list), *save = NULL;
   if (!copy)
     return tool_fail("out of memory");
@@ -69,24 +76,23 @@ static int parse_sizes(bench_args *a, const char *list) {
       rc = tool_fail("more than %d sizes", BENCH_MAX_SIZES);
       break;
     }
-    bench_size *s = &a->sizes[a->nsizes++];
-    char *x1 = strchr(tok, 'x');
-    if (!x1) {
-      if (tool_parse_i64(&s->m, tok, 1, INT32_MAX) != 0)
-        rc = tool_fail("bad size '%s' (want N or MxNxK)", tok);
-      s->n = s->k = s->m;
-      continue;
+    int64_t d[3] = {0, 0, 0};
+    int nd = 0;
+    char *save_dim = NULL;
+    for (char *x = strtok_r(tok, "x", &save_dim); x && rc == 0;
+         x = strtok_r(NULL, "x", &save_dim)) {
+      if (nd == 3 || tool_parse_i64(&d[nd++], x, 1, INT32_MAX) != 0)
+        rc = tool_fail("bad size in '%s' (want N, MxN or MxNxK of positive "
+                       "integers)",
+                       list);
     }
-    char *x2 = strchr(x1 + 1, 'x');
-    if (!x2) {
-      rc = tool_fail("bad size '%s' (want N or MxNxK)", tok);
+    if (rc != 0)
       break;
-    }
-    *x1 = *x2 = '\0';
-    if (tool_parse_i64(&s->m, tok, 1, INT32_MAX) != 0 ||
-        tool_parse_i64(&s->n, x1 + 1, 1, INT32_MAX) != 0 ||
-        tool_parse_i64(&s->k, x2 + 1, 1, INT32_MAX) != 0)
-      rc = tool_fail("bad size in '%s' (want N or MxNxK)", list);
+    bench_size *s = &a->sizes[a->nsizes++];
+    s->m = d[0];
+    s->n = nd == 1 ? d[0] : d[1];
+    s->k = nd == 1 ? d[0] : d[2];
+    dims_seen[nd] = 1;
   }
   free(copy);
   return rc;
@@ -100,6 +106,19 @@ static const char *value_of(int argc, char **argv, int *i) {
   return argv[++*i];
 }
 
+/* The sizes have the form the operator wants. */
+static int check_sizes(const bench_args *a, const int *dims_seen) {
+  if (a->nsizes == 0)
+    return tool_fail("--sizes is required");
+  if (strcmp(a->op, "softmax") == 0) {
+    if (dims_seen[1] || dims_seen[3])
+      return tool_fail("--op softmax wants sizes MxN");
+  } else if (dims_seen[2]) {
+    return tool_fail("--op %s wants sizes N or MxNxK", a->op);
+  }
+  return 0;
+}
+
 /* Returns -1 to exit 0 (help), 0 to go on, 2 on a usage error. */
 static int parse_args(bench_args *a, int argc, char **argv) {
   memset(a, 0, sizeof *a);
@@ -108,6 +127,9 @@ static int parse_args(bench_args *a, int argc, char **argv) {
   a->warmup = BENCH_DEFAULT_WARMUP;
   a->seed = 1;
   a->timeout_s = BENCH_DEFAULT_TIMEOUT_S;
+  a->gelu = GEMM_EPILOGUE_BIAS_GELU_TANH;
+  a->plain_kernel = BENCH_DEFAULT_PLAIN_KERNEL;
+  int dims_seen[4] = {0, 0, 0, 0};
   for (int i = 1; i < argc; ++i) {
     const char *arg = argv[i], *v = NULL;
     int64_t x;
@@ -129,8 +151,23 @@ static int parse_args(bench_args *a, int argc, char **argv) {
     } else if (strcmp(arg, "--kernel") == 0) {
       if (!(a->kernel = value_of(argc, argv, &i)))
         return 2;
+    } else if (strcmp(arg, "--plain-file") == 0) {
+      if (!(a->plain_file = value_of(argc, argv, &i)))
+        return 2;
+    } else if (strcmp(arg, "--plain-kernel") == 0) {
+      if (!(a->plain_kernel = value_of(argc, argv, &i)))
+        return 2;
+    } else if (strcmp(arg, "--gelu") == 0) {
+      if (!(v = value_of(argc, argv, &i)))
+        return 2;
+      if (strcmp(v, "tanh") == 0)
+        a->gelu = GEMM_EPILOGUE_BIAS_GELU_TANH;
+      else if (strcmp(v, "erf") == 0)
+        a->gelu = GEMM_EPILOGUE_BIAS_GELU_ERF;
+      else
+        return tool_fail("--gelu wants tanh or erf, got '%s'", v), 2;
     } else if (strcmp(arg, "--sizes") == 0) {
-      if (!(v = value_of(argc, argv, &i)) || parse_sizes(a, v) != 0)
+      if (!(v = value_of(argc, argv, &i)) || parse_sizes(a, v, dims_seen) != 0)
         return 2;
     } else if (strcmp(arg, "--iters") == 0 || strcmp(arg, "--warmup") == 0 ||
                strcmp(arg, "--device") == 0 || strcmp(arg, "--seed") == 0) {
@@ -158,11 +195,38 @@ static int parse_args(bench_args *a, int argc, char **argv) {
       return tool_fail("more than one input file"), 2;
     }
   }
-  if (!a->op || strcmp(a->op, "gemm") != 0)
-    return tool_fail("--op gemm is the operator tile-bench knows"), 2;
-  if (a->nsizes == 0)
-    return tool_fail("--sizes is required"), 2;
+  if (!a->op ||
+      (strcmp(a->op, "gemm") != 0 && strcmp(a->op, "gemm_bias_gelu") != 0 &&
+       strcmp(a->op, "softmax") != 0))
+    return tool_fail("--op wants gemm, gemm_bias_gelu or softmax (see "
+                     "--help)"),
+           2;
+  if (check_sizes(a, dims_seen) != 0)
+    return 2;
   return tool_source_validate(&a->source) ? 2 : 0;
+}
+
+int bench_load_kernel(tile_rt_module **module, tile_rt_kernel **kernel,
+                      const tile_rt_kernel_desc **desc, tile_rt_context *ctx,
+                      const tool_buffer *image, const tool_buffer *kinfo,
+                      const char *name) {
+  tile_rt_status st = tile_rt_module_load(module, ctx, image->data, image->size,
+                                          kinfo->data, kinfo->size);
+  if (st == TILE_RT_SUCCESS && !name) {
+    const tile_rt_kernel_info *info;
+    int n;
+    tile_rt_module_kernel_info(&info, *module);
+    tile_rt_kernel_info_count(&n, info);
+    if (n != 1)
+      return tool_fail("the module has %d kernels: name one with --kernel", n);
+    tile_rt_kernel_info_get(desc, info, 0);
+    name = (*desc)->name;
+  }
+  if (st == TILE_RT_SUCCESS)
+    st = tile_rt_module_get_kernel(kernel, *module, name);
+  if (st == TILE_RT_SUCCESS)
+    st = tile_rt_kernel_desc_of(desc, *kernel);
+  return st == TILE_RT_SUCCESS ? 0 : tool_rt_fail("loading the kernel", st);
 }
 
 /* GPU name, clocks and driver from nvidia-smi, when it is there. */
@@ -184,107 +248,16 @@ static void print_nvidia_smi(int device, const char *when) {
   pclose(f);
 }
 
-typedef struct bench_ctx {
-  tile_rt_kernel *kernel;
-  tool_cublas *cublas;
-  const gemm_problem *p;
-  tile_rt_deviceptr c;
-} bench_ctx;
-
-static int launch_ours(void *user, int set, tile_rt_stream *stream) {
-  const bench_ctx *b = user;
-  tile_rt_status st = gemm_problem_launch(b->kernel, b->p, set, b->c, stream);
-  return st == TILE_RT_SUCCESS ? 0 : tool_rt_fail("launching our kernel", st);
-}
-
-static int launch_cublas(void *user, int set, tile_rt_stream *stream) {
-  const bench_ctx *b = user;
-  void *native;
-  tile_rt_stream_native(&native, stream);
-  return tool_cublas_gemm(b->cublas, b->p, set, b->c, native);
-}
-
-/* Runs both once on poisoned outputs and compares; *ok = within threshold. */
-static int verify(const bench_args *a, tile_rt_context *ctx,
-                  tile_rt_stream *stream, bench_ctx *ours, bench_ctx *peer,
-                  double *rel, int *ok) {
-  const gemm_problem *p = ours->p;
-  size_t count = (size_t)(p->m * p->n);
-  tile_rt_status st = tool_poison(ctx, ours->c, p->c_type, count);
-  if (st == TILE_RT_SUCCESS)
-    st = tool_poison(ctx, peer->c, p->c_type, count);
-  if (st != TILE_RT_SUCCESS)
-    return tool_rt_fail("poisoning the outputs", st);
-  if (launch_ours(ours, 0, stream) != 0 || launch_cublas(peer, 0, stream) != 0)
-    return 1;
-  if ((st = tile_rt_stream_synchronize(ctx, stream, a->timeout_s)) !=
-      TILE_RT_SUCCESS)
-    return tool_rt_fail("running", st);
-  gemm_check r;
-  if (gemm_problem_compare(&r, p, ours->c, peer->c) != 0)
-    return 1;
-  *rel = r.rel_err;
-  *ok = r.pass;
-  if (!r.pass)
-    printf("  MISMATCH: ours vs cuBLAS rel diff %.2e (threshold %.0e), %zu "
-           "non-finite outputs of ours\n",
-           r.rel_err, gemm_problem_threshold(p), r.nonfinite);
-  return 0;
-}
-
-/* One table row; returns 0, or 1 when something failed. */
-static int bench_one(const bench_args *a, tile_rt_context *ctx,
-                     tile_rt_stream *stream, tile_rt_kernel *kernel,
-                     tool_cublas *cublas, const tile_rt_dtype types[3],
-                     const bench_size *s, int *mismatch) {
-  gemm_problem p;
-  if (gemm_problem_init(&p, ctx, s->m, s->n, s->k, a->trans_b, types, a->seed,
-                        GEMM_ROTATE_BYTES) != 0)
-    return 1;
-  tile_rt_deviceptr c_peer = 0;
-  tile_rt_status st = tile_rt_mem_alloc(&c_peer, ctx, p.c_bytes);
-  int rc = st == TILE_RT_SUCCESS ? 0 : tool_rt_fail("allocating", st);
-  bench_ctx ours = {kernel, cublas, &p, p.c},
-            peer = {kernel, cublas, &p, c_peer};
-  double rel = 0;
-  int ok = 0;
-  tool_timing t_ours, t_peer;
-  if (rc == 0)
-    rc = verify(a, ctx, stream, &ours, &peer, &rel, &ok);
-  if (rc == 0)
-    rc = tool_time_launches(&t_ours, ctx, stream, launch_ours, &ours, p.nsets,
-                            a->warmup, a->iters, a->timeout_s);
-  if (rc == 0)
-    rc = tool_time_launches(&t_peer, ctx, stream, launch_cublas, &peer, p.nsets,
-                            a->warmup, a->iters, a->timeout_s);
-  if (rc == 0) {
-    double flops = 2.0 * (double)p.m * (double)p.n * (double)p.k;
-    double tf_ours = flops / (t_ours.median_ms * 1e-3) / 1e12;
-    double tf_peer = flops / (t_peer.median_ms * 1e-3) / 1e12;
-    char size[64];
-    snprintf(size, sizeof size, "%lldx%lldx%lld", (long long)p.m,
-             (long long)p.n, (long long)p.k);
-    printf("%-20s %10.4f %9.1f %11.4f %9.1f %11.2fx %10.2e%s\n", size,
-           t_ours.median_ms, tf_ours, t_peer.median_ms, tf_peer,
-           tf_ours / tf_peer, rel, ok ? "" : " MISMATCH");
-    fflush(stdout);
-    if (!ok)
-      *mismatch = 1;
-  }
-  tile_rt_mem_free(ctx, c_peer);
-  gemm_problem_free(&p);
-  return rc;
-}
-
 static int run(const bench_args *a) {
   tool_buffer image = {0}, kinfo = {0};
   tile_rt_context *ctx = NULL;
   tile_rt_module *module = NULL;
   tile_rt_stream *stream = NULL;
-  tool_cublas *cublas = NULL;
-  tile_rt_kernel *kernel = NULL;
-  const tile_rt_kernel_desc *desc = NULL;
-  int rc = tool_source_load(&a->source, &image, &kinfo), mismatch = 0;
+  bench_env env;
+  memset(&env, 0, sizeof env);
+  env.args = a;
+  /* Compile first: a compile error shows without a GPU too. */
+  int rc = tool_source_load(&a->source, &image, &kinfo);
   if (rc != 0)
     goto done;
   tile_rt_status st = tile_rt_context_create(&ctx, a->device);
@@ -292,65 +265,33 @@ static int run(const bench_args *a) {
     printf("no GPU found: %s\n", tile_rt_last_error());
     goto done;
   }
-  if (st == TILE_RT_SUCCESS)
-    st = tile_rt_module_load(&module, ctx, image.data, image.size, kinfo.data,
-                             kinfo.size);
-  if (st == TILE_RT_SUCCESS) {
-    const char *name = a->kernel;
-    const tile_rt_kernel_info *info;
-    int n;
-    tile_rt_module_kernel_info(&info, module);
-    tile_rt_kernel_info_count(&n, info);
-    if (!name && n == 1) {
-      tile_rt_kernel_info_get(&desc, info, 0);
-      name = desc->name;
-    }
-    if (!name) {
-      rc = tool_fail("the module has %d kernels: name one with --kernel", n);
-      goto done;
-    }
-    st = tile_rt_module_get_kernel(&kernel, module, name);
-  }
-  if (st == TILE_RT_SUCCESS)
-    st = tile_rt_kernel_desc_of(&desc, kernel);
-  if (st == TILE_RT_SUCCESS)
-    st = tile_rt_stream_create(&stream, ctx);
   if (st != TILE_RT_SUCCESS) {
-    rc = tool_rt_fail("setting up", st);
+    rc = tool_rt_fail("GPU context", st);
     goto done;
   }
-  tile_rt_dtype types[3];
-  if ((rc = gemm_types_of_kernel(types, desc)) != 0 ||
-      (rc = tool_cublas_open(&cublas, ctx, a->tf32)) != 0)
+  if ((rc = bench_load_kernel(&module, &env.kernel, &env.desc, ctx, &image,
+                              &kinfo, a->kernel)) != 0)
     goto done;
-
+  if ((st = tile_rt_stream_create(&stream, ctx)) != TILE_RT_SUCCESS) {
+    rc = tool_rt_fail("creating a stream", st);
+    goto done;
+  }
+  env.ctx = ctx;
+  env.stream = stream;
   tile_rt_device_info dev;
   tile_rt_context_device_info(&dev, ctx);
   printf("GPU %d: %s, sm_%d%d, %d SMs, %d MHz peak SM clock\n", dev.ordinal,
          dev.name, dev.cc_major, dev.cc_minor, dev.sm_count,
          dev.clock_khz / 1000);
   print_nvidia_smi(a->device, "before");
-  printf("cuBLAS %d from %s, cublasGemmEx with %s\n",
-         tool_cublas_version(cublas), tool_cublas_path(cublas),
-         a->tf32 && types[0] == TILE_RT_F32 ? "CUBLAS_COMPUTE_32F_FAST_TF32"
-                                            : "CUBLAS_COMPUTE_32F");
-  printf("kernel %s: A=%s B%s=%s C=%s; median of %d launches after %d "
-         "warm-up, inputs rotated past %zu MiB\n",
-         desc->name, tile_rt_dtype_name(types[0]), a->trans_b ? "^T" : "",
-         tile_rt_dtype_name(types[1]), tile_rt_dtype_name(types[2]), a->iters,
-         a->warmup, GEMM_ROTATE_BYTES >> 20);
-  printf("%-20s %10s %9s %11s %9s %12s %10s\n", "size (MxNxK)", "ours ms",
-         "TFLOP/s", "cuBLAS ms", "TFLOP/s", "ours/cuBLAS", "rel diff");
-  for (int i = 0; i < a->nsizes; ++i)
-    if (bench_one(a, ctx, stream, kernel, cublas, types, &a->sizes[i],
-                  &mismatch) != 0)
-      rc = 1;
+  if (strcmp(a->op, "gemm") == 0)
+    rc = bench_gemm(&env);
+  else if (strcmp(a->op, "gemm_bias_gelu") == 0)
+    rc = bench_gemm_bias_gelu(&env);
+  else
+    rc = bench_softmax(&env);
   print_nvidia_smi(a->device, "after");
-  if (mismatch)
-    rc = tool_fail("our output differs from cuBLAS's beyond the threshold "
-                   "(MISMATCH rows): the times above are not comparable");
 done:
-  tool_cublas_close(cublas);
   tile_rt_stream_free(stream);
   tile_rt_module_free(module);
   tile_rt_context_free(ctx);

@@ -2,12 +2,13 @@
  *
  * Runs a gemm kernel (signature in gemm_problem.h) on random inputs, checks
  * it against an fp64 host reference by relative Frobenius norm, and times it.
+ * --op gemm_bias_gelu (op_gemm_bias_gelu.c) runs through here too.
  *
  *===----------------------------------------------------------------------===*/
 
-#include "gemm_problem.h"
+#include "op_gemm.h"
+
 #include "host_util.h"
-#include "ops.h"
 #include "timing.h"
 
 #include <stdio.h>
@@ -28,8 +29,17 @@ static int gemm_launch(void *user, int set, tile_rt_stream *stream) {
   return st == TILE_RT_SUCCESS ? 0 : tool_rt_fail("launching", st);
 }
 
-static int gemm_check_run(const tool_op_env *env, const gemm_problem *p,
-                          tile_rt_stream *stream) {
+/* "M=.. N=.. K=.." and, with the epilogue, " gelu=tanh". */
+static void gemm_shape(char *buf, size_t n, const gemm_problem *p) {
+  int at = snprintf(buf, n, "M=%lld N=%lld K=%lld", (long long)p->m,
+                    (long long)p->n, (long long)p->k);
+  if (p->epilogue != GEMM_EPILOGUE_NONE && at > 0 && (size_t)at < n)
+    snprintf(buf + at, n - (size_t)at, " gelu=%s",
+             gemm_epilogue_name(p->epilogue));
+}
+
+static int gemm_check_run(const tool_op_env *env, const char *op,
+                          const gemm_problem *p, tile_rt_stream *stream) {
   tile_rt_status st =
       tool_poison(env->ctx, p->c, p->c_type, (size_t)(p->m * p->n));
   if (st != TILE_RT_SUCCESS)
@@ -40,24 +50,20 @@ static int gemm_check_run(const tool_op_env *env, const gemm_problem *p,
   if ((st = tile_rt_stream_synchronize(env->ctx, stream,
                                        env->run->timeout_s)) != TILE_RT_SUCCESS)
     return tool_rt_fail("running", st);
-  gemm_check r;
+  tool_check r;
   if (gemm_problem_check(&r, p, p->c) != 0)
     return 1;
-  char types[64];
-  printf("gemm %s M=%lld N=%lld K=%lld %s: rel_err=%.2e %s\n", env->desc->name,
-         (long long)p->m, (long long)p->n, (long long)p->k,
+  char shape[96], types[64];
+  gemm_shape(shape, sizeof shape, p);
+  printf("%s %s %s %s: rel_err=%.2e %s\n", op, env->desc->name, shape,
          gemm_problem_types(types, sizeof types, p), r.rel_err,
          r.pass ? "PASS" : "FAIL");
-  printf("  checked %lld of %lld rows (all columns) against an fp64 "
-         "reference; max |err| %.3g; threshold %.0e; %zu non-finite "
-         "outputs\n",
-         (long long)r.rows, (long long)p->m, r.max_abs_err,
-         gemm_problem_threshold(p), r.nonfinite);
+  tool_check_print(&r, p->m, "rows (all columns)", 0);
   return r.pass ? 0 : 1;
 }
 
-static int gemm_time(const tool_op_env *env, const gemm_problem *p,
-                     tile_rt_stream *stream) {
+static int gemm_time(const tool_op_env *env, const char *op,
+                     const gemm_problem *p, tile_rt_stream *stream) {
   gemm_launcher l = {env->kernel, p};
   tool_timing t;
   if (tool_time_launches(&t, env->ctx, stream, gemm_launch, &l, p->nsets,
@@ -65,16 +71,18 @@ static int gemm_time(const tool_op_env *env, const gemm_problem *p,
                          env->run->timeout_s) != 0)
     return 1;
   double flops = 2.0 * (double)p->m * (double)p->n * (double)p->k;
-  printf("gemm %s M=%lld N=%lld K=%lld: median %.4f ms (min %.4f, max %.4f) "
-         "over %d launches rotating %d input sets (%.1f MiB): %.1f TFLOP/s\n",
-         env->desc->name, (long long)p->m, (long long)p->n, (long long)p->k,
-         t.median_ms, t.min_ms, t.max_ms, t.iters, p->nsets,
-         (double)p->nsets * (double)p->set_stride / (1 << 20),
+  char shape[96];
+  gemm_shape(shape, sizeof shape, p);
+  printf("%s %s %s: median %.4f ms (min %.4f, max %.4f) over %d launches "
+         "rotating %d input sets (%.1f MiB): %.1f TFLOP/s\n",
+         op, env->desc->name, shape, t.median_ms, t.min_ms, t.max_ms, t.iters,
+         p->nsets, (double)tool_input_sets_total(&p->sets) / (1 << 20),
          flops / (t.median_ms * 1e-3) / 1e12);
   return 0;
 }
 
-static int gemm_run(const tool_op_env *env) {
+int tool_gemm_op_run(const tool_op_env *env, const char *op,
+                     gemm_epilogue epilogue) {
   int64_t m = 0, n = 0, k = 0;
   const char *missing = NULL;
   int rc = 0;
@@ -85,30 +93,34 @@ static int gemm_run(const tool_op_env *env) {
   else if ((rc = tool_options_i64(env->options, "K", 1, GEMM_MAX_DIM, &k)) != 0)
     missing = rc > 0 ? "K" : NULL;
   if (missing)
-    return tool_fail("--op gemm needs --%s", missing);
+    return tool_fail("--op %s needs --%s", op, missing);
   if (rc != 0)
     return 1;
-  tile_rt_dtype types[3];
-  if (gemm_types_of_kernel(types, env->desc) != 0)
+  gemm_types types;
+  if (gemm_types_of_kernel(&types, env->desc, epilogue) != 0)
     return 1;
   gemm_problem p;
   if (gemm_problem_init(&p, env->ctx, m, n, k,
-                        tool_options_has(env->options, "trans-b"), types,
-                        env->run->seed,
-                        env->run->iters > 0 ? GEMM_ROTATE_BYTES : 0) != 0)
+                        tool_options_has(env->options, "trans-b"), &types,
+                        epilogue, env->run->seed,
+                        env->run->iters > 0 ? TOOL_ROTATE_BYTES : 0) != 0)
     return 1;
   tile_rt_stream *stream = NULL;
   tile_rt_status st = tile_rt_stream_create(&stream, env->ctx);
   if (st != TILE_RT_SUCCESS)
     rc = tool_rt_fail("creating a stream", st);
   if (rc == 0 && env->run->check)
-    rc = gemm_check_run(env, &p, stream);
+    rc = gemm_check_run(env, op, &p, stream);
   /* A wrong kernel's time means nothing: time only what passed. */
   if (rc == 0 && env->run->iters > 0)
-    rc = gemm_time(env, &p, stream);
+    rc = gemm_time(env, op, &p, stream);
   tile_rt_stream_free(stream);
   gemm_problem_free(&p);
   return rc;
+}
+
+static int gemm_run(const tool_op_env *env) {
+  return tool_gemm_op_run(env, "gemm", GEMM_EPILOGUE_NONE);
 }
 
 static const tool_op_flag gemm_flags[] = {

@@ -12,9 +12,17 @@
 #include <stdio.h>
 #include <string.h>
 
+extern const tool_op tool_op_attention;
 extern const tool_op tool_op_gemm;
+extern const tool_op tool_op_gemm_bias_gelu;
+extern const tool_op tool_op_softmax;
 
-static const tool_op *const tool_ops[] = {&tool_op_gemm};
+static const tool_op *const tool_ops[] = {
+    &tool_op_gemm,
+    &tool_op_gemm_bias_gelu,
+    &tool_op_softmax,
+    &tool_op_attention,
+};
 
 const tool_op *tool_find_op(const char *name) {
   for (size_t i = 0; i < sizeof tool_ops / sizeof tool_ops[0]; ++i)

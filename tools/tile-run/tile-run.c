@@ -1,14 +1,16 @@
 /*===- tile-run.c - Compile, load, check and time tile kernels ------------===*
  *
  * tile-run [options] FILE.mlir
- *   compiles FILE through the C API, prints each kernel's launch metadata,
- *   then, with a GPU, each kernel's registers and local memory, and runs an
- *   operator when --op names one. Without a GPU (or driver) it says so and
- *   exits 0: compiling is the job there.
+ *   compiles FILE through the C API, prints each kernel's launch metadata
+ *   and what the cubin says it uses (registers, shared memory, stack), then,
+ *   with a GPU, what the driver says, and runs an operator when --op names
+ *   one. Without a GPU (or driver) it says so and exits 0: compiling is the
+ *   job there.
  *
  *===----------------------------------------------------------------------===*/
 
 #include "host_util.h"
+#include "kernel_report.h"
 #include "ops.h"
 #include "tool_compile.h"
 
@@ -35,8 +37,9 @@ static void usage(void) {
   printf("usage: tile-run [options] FILE.mlir\n"
          "       tile-run --no-compile --image F.cubin --kinfo F.kinfo "
          "[options]\n"
-         "Compiles FILE.mlir, prints its kernels; with a GPU, loads them and "
-         "runs --op.\n\nsource options:\n%s"
+         "Compiles FILE.mlir, prints its kernels and what each uses (from the "
+         "cubin);\nwith a GPU, loads them and runs --op.\n\nsource "
+         "options:\n%s"
          "\nrun options:\n"
          "  --device N         GPU ordinal (default 0)\n"
          "  --probe            only say whether a GPU is usable (exit 0) or "
@@ -182,32 +185,6 @@ static int parse_args(tile_run_args *a, int argc, char **argv) {
   return 0;
 }
 
-/* Looks up every kernel and prints its compiled attributes. */
-static int print_kernel_attributes(tile_rt_module *module,
-                                   const tile_rt_kernel_info *info) {
-  int n, rc = 0;
-  tile_rt_kernel_info_count(&n, info);
-  for (int i = 0; i < n; ++i) {
-    const tile_rt_kernel_desc *d;
-    tile_rt_kernel *k;
-    tile_rt_kernel_attrs at;
-    tile_rt_kernel_info_get(&d, info, i);
-    tile_rt_status st = tile_rt_module_get_kernel(&k, module, d->name);
-    if (st == TILE_RT_SUCCESS)
-      st = tile_rt_kernel_attributes(&at, k);
-    if (st != TILE_RT_SUCCESS) {
-      rc = tool_rt_fail(d->name, st);
-      continue;
-    }
-    printf("kernel %s: %d registers, %d bytes local memory%s, %d bytes "
-           "static smem, sm_%d binary\n",
-           d->name, at.registers, at.local_bytes,
-           at.local_bytes ? " (spills or stack)" : "", at.static_smem,
-           at.binary_version);
-  }
-  return rc;
-}
-
 static int run_op(const tile_run_args *a, tile_rt_context *ctx,
                   tile_rt_module *module, const tile_rt_kernel_info *info) {
   const char *name = a->kernel;
@@ -269,6 +246,8 @@ static int run(const tile_run_args *a) {
     tile_rt_kernel_info_get(&d, info, i);
     tool_print_kernel(d);
   }
+  if ((rc = tool_print_cubin_resources(image.data, image.size, info)) != 0)
+    goto done;
 
   st = tile_rt_context_create(&ctx, a->device);
   if (st == TILE_RT_ERROR_NO_DRIVER || st == TILE_RT_ERROR_NO_DEVICE) {
@@ -292,7 +271,7 @@ static int run(const tile_run_args *a) {
   }
   const tile_rt_kernel_info *loaded;
   tile_rt_module_kernel_info(&loaded, module);
-  rc = print_kernel_attributes(module, loaded);
+  rc = tool_print_driver_attributes(module, image.data, image.size);
   if (rc == 0 && a->op)
     rc = run_op(a, ctx, module, loaded);
 done:

@@ -1,0 +1,64 @@
+/*===- bench.h - tile-bench's arguments and benchmarks ------------*- C -*-===*
+ *
+ * tile-bench.c reads the arguments, loads the module and the kernel, and
+ * runs one of the benchmarks below (one file each) over the sizes given.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef TILE_BENCH_BENCH_H
+#define TILE_BENCH_BENCH_H
+
+#include "gemm_problem.h"
+#include "tool_compile.h"
+
+#define BENCH_MAX_SIZES 64
+
+/// One --sizes entry: M x N x K for the gemms, M x N (k 0) for softmax.
+typedef struct bench_size {
+  int64_t m, n, k;
+} bench_size;
+
+/// The command line.
+typedef struct bench_args {
+  tool_source source;
+  const char *op, *kernel;
+  /// gemm_bias_gelu: the plain gemm to compare with, and the gelu form of
+  /// the fused kernel.
+  const char *plain_file, *plain_kernel;
+  gemm_epilogue gelu;
+  bench_size sizes[BENCH_MAX_SIZES];
+  int nsizes;
+  int iters, warmup, device, trans_b, tf32;
+  uint64_t seed;
+  double timeout_s;
+} bench_args;
+
+/// What a benchmark runs with; it borrows everything.
+typedef struct bench_env {
+  const bench_args *args;
+  tile_rt_context *ctx;
+  tile_rt_stream *stream;
+  tile_rt_kernel *kernel;
+  const tile_rt_kernel_desc *desc;
+} bench_env;
+
+/// Our gemm against cublasGemmEx (bench_gemm.c).
+int bench_gemm(const bench_env *env);
+
+/// Our fused gemm + bias + gelu against our plain gemm and cuBLASLt's fused
+/// epilogue (bench_gemm_bias_gelu.c).
+int bench_gemm_bias_gelu(const bench_env *env);
+
+/// Our row softmax against the device-to-device copy bandwidth
+/// (bench_softmax.c).
+int bench_softmax(const bench_env *env);
+
+/// Loads the module (`image` and its `kinfo`) on `ctx` and looks up kernel
+/// `name` (NULL: the module's only kernel). Returns 0, or 1 after printing
+/// why not.
+int bench_load_kernel(tile_rt_module **module, tile_rt_kernel **kernel,
+                      const tile_rt_kernel_desc **desc, tile_rt_context *ctx,
+                      const tool_buffer *image, const tool_buffer *kinfo,
+                      const char *name);
+
+#endif /* TILE_BENCH_BENCH_H */

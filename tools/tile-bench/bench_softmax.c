@@ -1,0 +1,122 @@
+/*===- bench_softmax.c - tile-bench --op softmax: ours against a copy -----===*
+ *
+ * A row softmax reads X and writes Y once: at best it moves bytes as fast as
+ * a device-to-device copy of X does. For each size: ours, checked against
+ * the fp64 reference first, then timed (TB/s = (bytes of X + bytes of Y) /
+ * time), and cuMemcpyDtoD of the same X into a buffer of its size, timed
+ * with events on the default stream (TB/s = 2 x bytes of X / time). Both
+ * read from inputs rotated past the L2.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#include "bench.h"
+#include "host_util.h"
+#include "softmax_problem.h"
+#include "timing.h"
+
+#include <stdio.h>
+
+typedef struct softmax_bench {
+  tile_rt_context *ctx;
+  tile_rt_kernel *kernel;
+  const softmax_problem *p;
+  tile_rt_deviceptr copy_dst;
+} softmax_bench;
+
+static int launch_ours(void *user, int set, tile_rt_stream *stream) {
+  const softmax_bench *b = user;
+  tile_rt_status st =
+      softmax_problem_launch(b->kernel, b->p, set, b->p->y, stream);
+  return st == TILE_RT_SUCCESS ? 0 : tool_rt_fail("launching our kernel", st);
+}
+
+/* On the default stream (the timing passes NULL). */
+static int launch_copy(void *user, int set, tile_rt_stream *stream) {
+  (void)stream;
+  const softmax_bench *b = user;
+  tile_rt_status st =
+      tile_rt_mem_dtod(b->ctx, b->copy_dst,
+                       tool_input_sets_at(&b->p->sets, set, 0), b->p->x_bytes);
+  return st == TILE_RT_SUCCESS ? 0 : tool_rt_fail("copying", st);
+}
+
+static int verify(const bench_env *env, softmax_bench *b, tool_check *r) {
+  const softmax_problem *p = b->p;
+  tile_rt_status st =
+      tool_poison(env->ctx, p->y, p->y_type, (size_t)(p->m * p->n));
+  if (st != TILE_RT_SUCCESS)
+    return tool_rt_fail("poisoning the output", st);
+  if (launch_ours(b, 0, env->stream) != 0)
+    return 1;
+  if ((st = tile_rt_stream_synchronize(
+           env->ctx, env->stream, env->args->timeout_s)) != TILE_RT_SUCCESS)
+    return tool_rt_fail("running", st);
+  if (softmax_problem_check(r, p, p->y) != 0)
+    return 1;
+  if (!r->pass)
+    printf("  FAIL: rel_err %.2e, worst row %lld at %.2e (threshold %.0e), "
+           "%zu non-finite outputs\n",
+           r->rel_err, (long long)r->worst_row_index, r->worst_row,
+           r->threshold, r->nonfinite);
+  return 0;
+}
+
+static int bench_one(const bench_env *env, const tile_rt_dtype types[2],
+                     const bench_size *s, int *failed) {
+  const bench_args *a = env->args;
+  softmax_problem p;
+  if (softmax_problem_init(&p, env->ctx, s->m, s->n, types, a->seed,
+                           TOOL_ROTATE_BYTES) != 0)
+    return 1;
+  softmax_bench b = {env->ctx, env->kernel, &p, 0};
+  tile_rt_status st = tile_rt_mem_alloc(&b.copy_dst, env->ctx, p.x_bytes);
+  int rc = st == TILE_RT_SUCCESS ? 0 : tool_rt_fail("allocating", st);
+  tool_check r;
+  tool_timing t_ours, t_copy;
+  if (rc == 0)
+    rc = verify(env, &b, &r);
+  if (rc == 0)
+    rc = tool_time_launches(&t_ours, env->ctx, env->stream, launch_ours, &b,
+                            p.nsets, a->warmup, a->iters, a->timeout_s);
+  if (rc == 0)
+    rc = tool_time_launches(&t_copy, env->ctx, NULL, launch_copy, &b, p.nsets,
+                            a->warmup, a->iters, a->timeout_s);
+  if (rc == 0) {
+    double tb_ours = ((double)p.x_bytes + (double)p.y_bytes) /
+                     (t_ours.median_ms * 1e-3) / 1e12;
+    double tb_copy = 2.0 * (double)p.x_bytes / (t_copy.median_ms * 1e-3) / 1e12;
+    char size[64];
+    snprintf(size, sizeof size, "%lldx%lld", (long long)p.m, (long long)p.n);
+    printf("%-16s %10.4f %8.3f %10.4f %8.3f %10.2f %10.2e%s\n", size,
+           t_ours.median_ms, tb_ours, t_copy.median_ms, tb_copy,
+           tb_ours / tb_copy, r.rel_err, r.pass ? "" : " FAIL");
+    fflush(stdout);
+    if (!r.pass)
+      *failed = 1;
+  }
+  tile_rt_mem_free(env->ctx, b.copy_dst);
+  softmax_problem_free(&p);
+  return rc;
+}
+
+int bench_softmax(const bench_env *env) {
+  const bench_args *a = env->args;
+  tile_rt_dtype types[2];
+  int rc = 0, failed = 0;
+  if (softmax_types_of_kernel(types, env->desc) != 0)
+    return 1;
+  printf("kernel %s: X=%s Y=%s; median of %d launches after %d warm-up, "
+         "inputs rotated past %zu MiB; the copy is cuMemcpyDtoD of X\n",
+         env->desc->name, tile_rt_dtype_name(types[0]),
+         tile_rt_dtype_name(types[1]), a->iters, a->warmup,
+         TOOL_ROTATE_BYTES >> 20);
+  printf("%-16s %10s %8s %10s %8s %10s %10s\n", "size (MxN)", "ours ms", "TB/s",
+         "copy ms", "TB/s", "ours/copy", "rel_err");
+  for (int i = 0; i < a->nsizes; ++i)
+    if (bench_one(env, types, &a->sizes[i], &failed) != 0)
+      rc = 1;
+  if (failed)
+    rc = tool_fail("our output is wrong (FAIL rows): the times above mean "
+                   "nothing");
+  return rc;
+}
