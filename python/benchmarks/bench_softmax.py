@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""Row softmax, fp16: kernels/softmax.mlir against torch.softmax.
+
+For each shape [M, N]: Y = softmax(X, -1) with X random fp16. Bandwidth is
+2*M*N*2 bytes (read X, write Y) over the median time; the ceiling is a
+device-to-device copy of the same size (torch copy_), timed the same way.
+Our output is checked against an fp32 torch reference first.
+
+The kernel file may hold size-specialised kernels: --kernel sets the
+default, --kernel-map picks per shape, e.g.
+  --kernel-map 'N<=8192:softmax_row8192_f16'     (any M, N up to 8192)
+  --kernel-map '4096x32768:softmax_f16'          (that shape only)
+Exact shapes win over N<= rules; among those the smallest limit wins.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import _common as c
+
+SHAPES = "16384x1024,16384x4096,8192x8192,4096x32768"
+
+
+def parse_shapes(text: str) -> list[tuple[int, int]]:
+    out = []
+    for item in text.split(","):
+        m, n = item.lower().split("x")
+        out.append((int(m), int(n)))
+    return out
+
+
+def parse_kernel_map(text: str | None):
+    exact, limits = {}, []
+    for item in filter(None, (text or "").split(",")):
+        key, _, name = item.partition(":")
+        if not name:
+            raise SystemExit(f"--kernel-map entry '{item}' is not KEY:NAME")
+        key = key.strip().replace(" ", "")
+        if key.upper().startswith("N<="):
+            limits.append((int(key[3:]), name.strip()))
+        else:
+            m, n = key.lower().split("x")
+            exact[(int(m), int(n))] = name.strip()
+    limits.sort()
+
+    def pick(shape, default):
+        if shape in exact:
+            return exact[shape]
+        for limit, name in limits:
+            if shape[1] <= limit:
+                return name
+        return default
+    return pick
+
+
+def main(argv=None) -> int:
+    p = c.parser(__doc__, "kernels/softmax.mlir")
+    p.add_argument("--shapes", default=SHAPES,
+                   help="comma-separated MxN (default: %(default)s)")
+    p.add_argument("--kernel", default="softmax_f16",
+                   help="our kernel (args X [M,N], Y [M,N] fp16) for shapes "
+                        "--kernel-map does not name (default: %(default)s)")
+    p.add_argument("--kernel-map", metavar="SPEC",
+                   help="per-shape kernels: comma-separated MxN:NAME or "
+                        "N<=LIMIT:NAME")
+    args = p.parse_args(argv)
+    tol = args.tol if args.tol is not None else 5e-3
+    pick = parse_kernel_map(args.kernel_map)
+
+    b = c.Bench(args)
+    t = c.torch()
+    b.banner("softmax fp16: Y = softmax(X, dim=-1); TB/s = 2*M*N*2 B / time")
+    table = c.Table(["M", "N", "kernel", "err", "ours ms", "ours TB/s",
+                     "torch ms", "torch TB/s", "copy TB/s", "vs torch",
+                     "of copy"])
+    for m, n in parse_shapes(args.shapes):
+        x = t.randn(m, n, device="cuda", dtype=t.float16) * 4
+        y = t.empty_like(x)
+        nbytes = 2 * m * n * 2
+        tbs = lambda ms: nbytes / (ms * 1e-3) / 1e12  # noqa: E731
+        name = pick((m, n), args.kernel)
+        kernel = b.kernel(args.kernel_file, name)
+
+        ours_ms = err = None
+        if isinstance(kernel, str):
+            table.note(f"ours n/a: {kernel}")
+        else:
+            run = kernel.prepare(x, y)
+            y.fill_(float("nan"))
+            run()
+            err = c.verdict(c.rel_fro(y, t.softmax(x.float(), -1)), tol)
+            ours_ms = b.time_ms(run)
+        torch_ms = b.time_ms(lambda: t.softmax(x, -1))
+        copy_ms = b.time_ms(lambda: y.copy_(x))
+        table.add(m, n, name, err, ours_ms,
+                  tbs(ours_ms) if ours_ms else None, torch_ms, tbs(torch_ms),
+                  tbs(copy_ms), c.ratio(torch_ms, ours_ms),
+                  c.ratio(copy_ms, ours_ms))
+        del x, y
+    table.note("vs torch = torch time / ours (>1: ours faster); "
+               "of copy = copy time / ours (1 = at the copy ceiling)")
+    table.print(args.csv)
+    b.close()
+    return c.exit_code(table)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

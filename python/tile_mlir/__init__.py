@@ -1,0 +1,39 @@
+"""tile_mlir: compile tile IR kernels and launch them, from Python.
+
+    import tile_mlir
+    compiled = tile_mlir.compile("kernels/gemm.mlir")         # cubin + info
+    for k in compiled.kernels():                              # no GPU needed
+        print(k)
+    with tile_mlir.Runtime(0) as rt:
+        gemm = rt.load(compiled).kernel("gemm_f16")
+        gemm.launch(a, b, c)          # torch CUDA tensors, on torch's stream
+
+Only the standard library is required; torch is used when passed.
+"""
+
+from .compiler import Compiled, KernelResources, compile
+from .errors import (CompileError, CudaError, DeviceOutOfMemoryError,
+                     InvalidArgumentError, LibraryNotFoundError, NoDeviceError,
+                     NoDriverError, NotFoundError, ParseError,
+                     RuntimeCallError, RuntimeIOError, RuntimeTimeoutError,
+                     TileError, UnsupportedError)
+from .info import (GridRule, KernelDesc, KernelInfo, ParamDesc, dtype_size,
+                   kernel_info)
+from .runtime import (DeviceBuffer, DeviceInfo, Event, Kernel,
+                      KernelAttributes, MemRef, Module, PreparedLaunch,
+                      Runtime, Stream, device_count)
+
+__all__ = [
+    # Compiling and kernel info (host only).
+    "compile", "Compiled", "KernelResources", "kernel_info", "KernelInfo", "KernelDesc",
+    "ParamDesc", "GridRule", "dtype_size",
+    # Running.
+    "Runtime", "Module", "Kernel", "PreparedLaunch", "KernelAttributes",
+    "MemRef", "DeviceBuffer", "DeviceInfo", "Stream", "Event",
+    "device_count",
+    # Errors.
+    "TileError", "LibraryNotFoundError", "CompileError", "RuntimeCallError",
+    "NoDriverError", "NoDeviceError", "CudaError", "InvalidArgumentError",
+    "ParseError", "NotFoundError", "RuntimeIOError", "DeviceOutOfMemoryError",
+    "UnsupportedError", "RuntimeTimeoutError",
+]

@@ -1,0 +1,254 @@
+"""Compiling tile IR to a GPU binary in process, through mlirTileCompile."""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import re
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import _ffi
+from ._ffi import check
+from .errors import CompileError
+from .info import KernelDesc, KernelInfo, kernel_info
+
+_FORMATS = {"cubin": _ffi.MLIR_TILE_OUTPUT_CUBIN,
+            "ptx": _ffi.MLIR_TILE_OUTPUT_PTX}
+
+_registered = False
+_register_lock = threading.Lock()
+
+
+def _register_passes() -> None:
+    """mlirTileRegisterPassesAndPipelines, once per process."""
+    global _registered
+    if _registered:
+        return
+    with _register_lock:
+        if not _registered:
+            _ffi.capi().mlirTileRegisterPassesAndPipelines()
+            _registered = True
+
+
+@dataclass(frozen=True)
+class KernelResources:
+    """One kernel's resources as recorded in a cubin (see
+    tile_rt_kernel_resources); dynamic shared memory is the kernel info's."""
+
+    sm: int
+    registers: int
+    static_smem: int
+    reserved_smem: int
+    frame_bytes: int
+    stack_bytes: int
+    param_bytes: int
+    barriers: int
+    max_threads: tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """What one compilation produced: the binary (cubin bytes, or PTX text
+    as bytes) and the kernel info text (docs/KernelABI.md)."""
+
+    binary: bytes
+    kernel_info: str
+    fmt: str = "cubin"
+    chip: str = "sm_90a"
+    #: Warnings and remarks the compiler emitted (errors raise instead).
+    diagnostics: tuple[str, ...] = field(default=(), compare=False)
+
+    @property
+    def ptx(self) -> str:
+        """The PTX text (fmt="ptx" only)."""
+        if self.fmt != "ptx":
+            raise ValueError("compiled to a cubin; compile with fmt='ptx' for "
+                             "PTX text")
+        return self.binary.decode()
+
+    def kernels(self) -> list[KernelDesc]:
+        """The kernel records, parsed by the runtime."""
+        return kernel_info(self.kernel_info)
+
+    def kernel(self, name: str) -> KernelDesc:
+        """The record of kernel `name` (NotFoundError lists the others)."""
+        with KernelInfo(self.kernel_info) as info:
+            return info.find(name)
+
+    def resources(self, name: str) -> KernelResources:
+        """What ptxas gave kernel `name` (registers, static shared memory,
+        stack...), read from the cubin by the runtime without a GPU."""
+        if self.fmt != "cubin":
+            raise ValueError("resources are read from a cubin; this is PTX")
+        lib = _ffi.rt()
+        if not _ffi.rt_has("tile_rt_cubin_kernel_resources"):
+            raise NotImplementedError("this libtile_rt.so has no "
+                                      "tile_rt_cubin_kernel_resources")
+        r = _ffi.tile_rt_kernel_resources()
+        check(lib.tile_rt_cubin_kernel_resources(
+            ctypes.byref(r), self.binary, len(self.binary), name.encode()))
+        return KernelResources(r.sm, r.registers, r.static_smem,
+                               r.reserved_smem, r.frame_bytes, r.stack_bytes,
+                               r.param_bytes, r.barriers,
+                               tuple(r.max_threads))
+
+    def save(self, stem: str | os.PathLike) -> tuple[Path, Path]:
+        """Writes ``<stem>.cubin`` (or ``.ptx``) and ``<stem>.kinfo``, the
+        files ``tile-run --no-compile --image F --kinfo F`` loads."""
+        stem = Path(stem)
+        image = stem.with_name(stem.name + "." + self.fmt)
+        kinfo = stem.with_name(stem.name + ".kinfo")
+        image.write_bytes(self.binary)
+        kinfo.write_text(self.kernel_info)
+        return image, kinfo
+
+    @classmethod
+    def load(cls, image: str | os.PathLike,
+             kinfo: str | os.PathLike) -> Compiled:
+        """Reads a binary and its kernel info back from files."""
+        data = Path(image).read_bytes()
+        fmt = "ptx" if not data.startswith(b"\x7fELF") else "cubin"
+        return cls(data, Path(kinfo).read_text(), fmt)
+
+
+class _Diagnostics:
+    """An MLIR diagnostic handler that collects formatted diagnostics."""
+
+    _LOC = re.compile(r'^loc\("(.*)":(\d+):(\d+)(?: to .*)?\)$')
+
+    def __init__(self) -> None:
+        self.entries: list[tuple[str, str]] = []  # (severity, text)
+        self.callback = _ffi.MlirDiagnosticHandler(self._handle)
+
+    @staticmethod
+    def _print(fn, obj) -> str:
+        chunks: list[bytes] = []
+        cb = _ffi.MlirStringCallback(
+            lambda ref, _: chunks.append(_ffi.string_ref_bytes(ref)))
+        fn(obj, cb, None)
+        return b"".join(chunks).decode("utf-8", "replace")
+
+    def _format(self, diag, indent: str) -> str:
+        lib = _ffi.capi()
+        severity = _ffi.MLIR_DIAGNOSTIC_SEVERITY.get(
+            lib.mlirDiagnosticGetSeverity(diag), "error")
+        loc = self._print(lib.mlirLocationPrint,
+                          lib.mlirDiagnosticGetLocation(diag))
+        m = self._LOC.match(loc)
+        if m:
+            loc = f"{m.group(1)}:{m.group(2)}:{m.group(3)}"
+        elif loc == "loc(unknown)":
+            loc = ""
+        text = self._print(lib.mlirDiagnosticPrint, diag).rstrip()
+        lines = [f"{indent}{loc + ': ' if loc else ''}{severity}: {text}"]
+        for i in range(lib.mlirDiagnosticGetNumNotes(diag)):
+            note = lib.mlirDiagnosticGetNote(diag, i)
+            # The context attaches the whole failing op (often the entire
+            # module) as a note; the C API cannot turn that off.
+            if self._print(lib.mlirDiagnosticPrint, note).startswith(
+                    "see current operation:"):
+                continue
+            lines.append(self._format(note, indent + "  "))
+        return "\n".join(lines)
+
+    def _handle(self, diag, _user) -> int:
+        try:
+            severity = _ffi.MLIR_DIAGNOSTIC_SEVERITY.get(
+                _ffi.capi().mlirDiagnosticGetSeverity(diag), "error")
+            self.entries.append((severity, self._format(diag, "")))
+        except Exception as e:  # never let an exception cross into C
+            self.entries.append(("error", f"<unprintable diagnostic: {e}>"))
+        return 1  # success: handled, nothing printed to stderr
+
+    def all(self) -> tuple[str, ...]:
+        return tuple(text for _, text in self.entries)
+
+    def non_errors(self) -> tuple[str, ...]:
+        return tuple(t for s, t in self.entries if s != "error")
+
+
+def _source(source) -> tuple[bytes | None, Path | None]:
+    """(text, None) or (None, path) for what compile() was given."""
+    if isinstance(source, os.PathLike):
+        return None, Path(source)
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return bytes(source), None
+    if not isinstance(source, str):
+        raise TypeError("compile() takes MLIR text, a path, or bytes; got "
+                        f"{type(source).__name__}")
+    if "\n" not in source and "{" not in source:
+        return None, Path(source)  # a one-line string is a file name
+    return source.encode(), None
+
+
+def compile(source, chip: str = "sm_90a", features: str = "+ptx80",
+            opt_level: int = 3, fmt: str = "cubin") -> Compiled:
+    """Compiles every ``tile.kernel`` of a module to a cubin or PTX.
+
+    `source` is MLIR text (str or bytes) or the path of a .mlir file (a
+    ``os.PathLike``, or a one-line str). Diagnostics are captured: a module
+    that does not parse or lower raises CompileError carrying them, and
+    warnings of a successful compilation end up in ``Compiled.diagnostics``.
+    A cubin needs the CUDA toolkit's ptxas (under $CUDA_HOME, else the
+    LLVM build's default CUDA path, else on PATH).
+    """
+    if fmt not in _FORMATS:
+        raise ValueError(f"fmt must be 'cubin' or 'ptx', got {fmt!r}")
+    if not 0 <= int(opt_level) <= 3:
+        raise ValueError(f"opt_level must be 0..3, got {opt_level}")
+    text, path = _source(source)
+    if path is not None and not path.is_file():
+        raise FileNotFoundError(f"no such MLIR file: '{path}'")
+
+    lib = _ffi.capi()
+    _register_passes()
+    ctx = lib.mlirContextCreate()
+    try:
+        registry = lib.mlirDialectRegistryCreate()
+        lib.mlirTileRegisterAllDialects(registry)
+        lib.mlirContextAppendDialectRegistry(ctx, registry)
+        lib.mlirDialectRegistryDestroy(registry)
+        lib.mlirContextLoadAllAvailableDialects(ctx)
+        diags = _Diagnostics()
+        handler = lib.mlirContextAttachDiagnosticHandler(
+            ctx, diags.callback, None, _ffi.MlirDeleteUserData())
+
+        if path is not None:
+            name = os.fsencode(path)
+            module = lib.mlirModuleCreateParseFromFile(ctx,
+                                                       _ffi.string_ref(name))
+            what = f"'{path}'"
+        else:
+            module = lib.mlirModuleCreateParse(ctx, _ffi.string_ref(text))
+            what = "the MLIR text"
+        if not module.ptr:
+            raise CompileError(f"cannot parse {what}", diags.all())
+        try:
+            options = _ffi.MlirTileCompileOptions()
+            lib.mlirTileCompileOptionsInitDefault(ctypes.byref(options))
+            options.chip = chip.encode()
+            options.features = features.encode()
+            options.optLevel = int(opt_level)
+            options.format = _FORMATS[fmt]
+            binary: list[bytes] = []
+            info: list[bytes] = []
+            on_binary = _ffi.MlirStringCallback(
+                lambda ref, _: binary.append(_ffi.string_ref_bytes(ref)))
+            on_info = _ffi.MlirStringCallback(
+                lambda ref, _: info.append(_ffi.string_ref_bytes(ref)))
+            result = lib.mlirTileCompile(module, ctypes.byref(options),
+                                         on_binary, on_info, None)
+            if not result.value:
+                raise CompileError(f"cannot compile {what} for {chip}",
+                                   diags.all() or
+                                   ("(no diagnostics were emitted)",))
+        finally:
+            lib.mlirModuleDestroy(module)
+        lib.mlirContextDetachDiagnosticHandler(ctx, handler)
+        return Compiled(b"".join(binary), b"".join(info).decode(), fmt, chip,
+                        diags.non_errors())
+    finally:
+        lib.mlirContextDestroy(ctx)
+

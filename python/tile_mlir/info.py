@@ -1,0 +1,187 @@
+"""Kernel info: the compiler's launch metadata (docs/KernelABI.md), read
+through the runtime's parser. Host only: no GPU or driver is needed."""
+
+from __future__ import annotations
+
+import ctypes
+from dataclasses import dataclass
+
+from . import _ffi
+from ._ffi import check
+
+_PARAM_KINDS = {
+    _ffi.TILE_RT_PARAM_MEMREF: "memref",
+    _ffi.TILE_RT_PARAM_SCALAR: "scalar",
+    _ffi.TILE_RT_PARAM_TENSORMAP: "tensormap",
+}
+
+
+def dtype_name(code: int) -> str:
+    """The KernelABI.md name of a ``tile_rt_dtype`` ("f16", ...)."""
+    return _ffi.rt().tile_rt_dtype_name(code).decode()
+
+
+def dtype_code(name: str) -> int:
+    """The ``tile_rt_dtype`` of a KernelABI.md name; InvalidArgumentError
+    (the runtime's message) for anything else."""
+    out = _ffi.tile_rt_dtype()
+    check(_ffi.rt().tile_rt_dtype_from_name(ctypes.byref(out), name.encode()))
+    return out.value
+
+
+def dtype_size(name: str) -> int:
+    """Bytes per element of a KernelABI.md dtype name."""
+    return _ffi.rt().tile_rt_dtype_size(dtype_code(name))
+
+
+@dataclass(frozen=True)
+class ParamDesc:
+    """One ``param`` line: ``kind`` is "memref", "scalar" or "tensormap"."""
+
+    kind: str
+    arg: int  #: The tile.kernel argument it comes from.
+    dtype: str
+    rank: int  #: 0 for scalars.
+    box: tuple[int, ...] = ()  #: Tensor map box, innermost first.
+    swizzle: int = 0  #: Tensor map swizzle bytes.
+
+    def __str__(self) -> str:
+        if self.kind == "scalar":
+            return self.dtype
+        if self.kind == "memref":
+            return f"memref<{'?x' * self.rank}{self.dtype}>"
+        box = "x".join(str(b) for b in self.box)
+        return (f"tensormap<arg {self.arg}, box {box}, "
+                f"swizzle {self.swizzle}>")
+
+
+@dataclass(frozen=True)
+class GridRule:
+    """One ``grid`` line: ``ceildiv(sizes[dim] of memref arg, tile)``, or the
+    constant ``tile`` when ``arg`` is -1."""
+
+    arg: int
+    dim: int
+    tile: int
+
+    def __str__(self) -> str:
+        if self.arg < 0:
+            return str(self.tile)
+        return f"arg{self.arg}[{self.dim}] / {self.tile}"
+
+
+@dataclass(frozen=True)
+class KernelDesc:
+    """One kernel's record: name, block, dynamic shared memory, the grid
+    rules (one per axis x, y, z; None where absent, i.e. extent 1) and the
+    params (the ``nargs`` argument params first, then the tensor maps)."""
+
+    name: str
+    block: tuple[int, int, int]
+    smem: int
+    grid: tuple[GridRule | None, GridRule | None, GridRule | None]
+    nargs: int
+    params: tuple[ParamDesc, ...]
+
+    @property
+    def args(self) -> tuple[ParamDesc, ...]:
+        """The memref and scalar params, one per kernel argument, in order."""
+        return self.params[:self.nargs]
+
+    @property
+    def tensormaps(self) -> tuple[ParamDesc, ...]:
+        return self.params[self.nargs:]
+
+    def signature(self) -> str:
+        return f"{self.name}({', '.join(str(p) for p in self.args)})"
+
+    def __str__(self) -> str:
+        grid = ", ".join(str(g) if g else "1" for g in self.grid)
+        return (f"{self.signature()} grid [{grid}] block "
+                f"{'x'.join(map(str, self.block))} smem {self.smem}")
+
+    @classmethod
+    def _from_c(cls, d: _ffi.tile_rt_kernel_desc) -> KernelDesc:
+        params = []
+        for i in range(d.nparams):
+            p = d.params[i]
+            kind = _PARAM_KINDS.get(p.kind, str(p.kind))
+            box = tuple(p.box[:p.rank]) if kind == "tensormap" else ()
+            params.append(ParamDesc(kind, p.arg, dtype_name(p.dtype), p.rank,
+                                    box, p.swizzle))
+        grid = tuple(GridRule(g.arg, g.dim, g.tile) if g.present else None
+                     for g in d.grid)
+        return cls(d.name.decode(), tuple(d.block), d.smem, grid, d.nargs,
+                   tuple(params))
+
+
+def _as_bytes(text: str | bytes) -> bytes:
+    return text.encode() if isinstance(text, str) else bytes(text)
+
+
+def descs_of(info_ptr) -> list[KernelDesc]:
+    """The records of a parsed ``tile_rt_kernel_info *`` (borrowed)."""
+    lib = _ffi.rt()
+    n = ctypes.c_int()
+    check(lib.tile_rt_kernel_info_count(ctypes.byref(n), info_ptr))
+    out = []
+    for i in range(n.value):
+        d = ctypes.POINTER(_ffi.tile_rt_kernel_desc)()
+        check(lib.tile_rt_kernel_info_get(ctypes.byref(d), info_ptr, i))
+        out.append(KernelDesc._from_c(d.contents))
+    return out
+
+
+class KernelInfo:
+    """A parsed kernel info text (owns a ``tile_rt_kernel_info``).
+
+    Usable as a context manager; :func:`kernel_info` is the one-shot form.
+    """
+
+    def __init__(self, text: str | bytes):
+        data = _as_bytes(text)
+        ptr = ctypes.c_void_p()
+        check(_ffi.rt().tile_rt_kernel_info_parse(ctypes.byref(ptr), data,
+                                                 len(data)))
+        self._ptr = ptr
+
+    def close(self) -> None:
+        if self._ptr:
+            ptr, self._ptr = self._ptr, None
+            check(_ffi.rt().tile_rt_kernel_info_free(ptr))
+
+    def __enter__(self) -> KernelInfo:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def _handle(self):
+        if not self._ptr:
+            raise ValueError("the kernel info is closed")
+        return self._ptr
+
+    def kernels(self) -> list[KernelDesc]:
+        return descs_of(self._handle())
+
+    def find(self, name: str) -> KernelDesc:
+        """The record named `name`; NotFoundError (listing the kernels there
+        are) when there is none."""
+        d = ctypes.POINTER(_ffi.tile_rt_kernel_desc)()
+        check(_ffi.rt().tile_rt_kernel_info_find(ctypes.byref(d),
+                                                 self._handle(),
+                                                 name.encode()))
+        return KernelDesc._from_c(d.contents)
+
+
+def kernel_info(text: str | bytes) -> list[KernelDesc]:
+    """Parses kernel info text with the runtime's parser. A malformed text
+    raises ParseError with the runtime's message (line number and line)."""
+    with KernelInfo(text) as info:
+        return info.kernels()

@@ -1,0 +1,577 @@
+"""Loading and launching compiled kernels through libtile_rt.
+
+Every handle (Runtime, Module, Stream, Event, DeviceBuffer) is a context
+manager and is also freed when garbage collected; closing a Runtime closes
+what was made from it first.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import operator
+import sys
+import weakref
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from . import _ffi
+from ._ffi import check
+from .compiler import Compiled
+from .info import KernelDesc, descs_of, dtype_code, dtype_size
+
+# torch dtypes by KernelABI.md name (looked up lazily: torch is optional).
+_TORCH_DTYPES = {
+    "f16": "float16", "bf16": "bfloat16", "f32": "float32", "f64": "float64",
+    "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64",
+}
+
+_INT_RANGES = {"i32": (-(1 << 31), (1 << 31) - 1),
+               "i64": (-(1 << 63), (1 << 63) - 1)}
+
+
+def _torch():
+    """The torch module if the program imported it, else None: a tensor can
+    only be passed once torch is loaded, so this never imports it."""
+    return sys.modules.get("torch")
+
+
+def _dtype_name(dtype) -> str:
+    """A KernelABI.md dtype name from a name or a torch dtype."""
+    if isinstance(dtype, str):
+        return dtype
+    torch = _torch()
+    if torch is not None and isinstance(dtype, torch.dtype):
+        for name, attr in _TORCH_DTYPES.items():
+            if getattr(torch, attr) == dtype:
+                return name
+        raise TypeError(f"no kernel dtype for torch.{dtype}")
+    raise TypeError(f"dtype must be a name such as 'f16' or a torch dtype, "
+                    f"got {dtype!r}")
+
+
+def device_count() -> int:
+    """The number of GPUs the CUDA driver sees (0 when it sees none);
+    NoDriverError without a usable driver."""
+    n = ctypes.c_int()
+    check(_ffi.rt().tile_rt_device_count(ctypes.byref(n)))
+    return n.value
+
+
+@dataclass(frozen=True)
+class MemRef:
+    """A strided view of device memory passed as a memref argument.
+
+    `sizes` and `strides` are in elements, outermost first; `strides`
+    defaults to the dense row-major ones. `dtype` is a KernelABI.md name
+    ("f16", ...) or a torch dtype.
+    """
+
+    ptr: int
+    dtype: Any
+    sizes: Sequence[int]
+    strides: Sequence[int] | None = None
+
+    def __post_init__(self):
+        object.__setattr__(self, "sizes", tuple(int(s) for s in self.sizes))
+        if self.strides is None:
+            strides, step = [], 1
+            for s in reversed(self.sizes):
+                strides.append(step)
+                step *= max(s, 1)
+            object.__setattr__(self, "strides", tuple(reversed(strides)))
+        else:
+            object.__setattr__(self, "strides",
+                               tuple(int(s) for s in self.strides))
+        if len(self.strides) != len(self.sizes):
+            raise ValueError(f"{len(self.sizes)} sizes but "
+                             f"{len(self.strides)} strides")
+
+    @classmethod
+    def from_tensor(cls, tensor) -> MemRef:
+        """The view of a torch CUDA tensor (data_ptr, shape, strides)."""
+        if not getattr(tensor, "is_cuda", False):
+            raise TypeError(f"expected a CUDA tensor, got one on "
+                            f"{getattr(tensor, 'device', '?')}")
+        return cls(tensor.data_ptr(), tensor.dtype, tuple(tensor.shape),
+                   tuple(tensor.stride()))
+
+    def _fill(self, out: _ffi.tile_rt_arg) -> None:
+        rank = len(self.sizes)
+        sizes = (ctypes.c_int64 * max(rank, 1))(*self.sizes)
+        strides = (ctypes.c_int64 * max(rank, 1))(*self.strides)
+        check(_ffi.rt().tile_rt_arg_memref(
+            ctypes.byref(out), dtype_code(_dtype_name(self.dtype)),
+            int(self.ptr), rank, sizes, strides))
+
+
+class _Handle:
+    """An owned runtime handle: close() frees it once."""
+
+    _free = None  # name of the tile_rt_*_free function
+    _ptr = None
+
+    def __init__(self, ptr: ctypes.c_void_p, parent: Runtime | None):
+        self._ptr = ptr
+        self._parent = parent
+        if parent is not None:
+            parent._children.add(self)
+
+    @property
+    def closed(self) -> bool:
+        return not self._ptr
+
+    def _handle(self) -> ctypes.c_void_p:
+        if not self._ptr:
+            raise ValueError(f"the {type(self).__name__} is closed")
+        return self._ptr
+
+    def _release(self, ptr) -> None:
+        check(getattr(_ffi.rt(), self._free)(ptr))
+
+    def close(self) -> None:
+        if self._ptr:
+            ptr, self._ptr = self._ptr, None
+            self._release(ptr)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+
+@dataclass(frozen=True)
+class DeviceInfo:
+    name: str
+    ordinal: int
+    compute_capability: tuple[int, int]
+    sm_count: int
+    max_smem_optin: int
+    max_threads_per_block: int
+    l2_bytes: int
+    clock_khz: int  #: Peak SM clock, as the driver reports it.
+    total_memory: int
+
+
+@dataclass(frozen=True)
+class KernelAttributes:
+    """cuFuncGetAttribute facts of a loaded kernel."""
+
+    registers: int
+    static_smem: int
+    local_bytes: int
+    const_bytes: int
+    max_threads_per_block: int
+    max_dynamic_smem: int
+    ptx_version: int
+    binary_version: int
+
+
+class Runtime(_Handle):
+    """The primary context of GPU `device`, retained and made current.
+
+    Raises NoDriverError without a usable CUDA driver ($TILE_RT_LIBCUDA, else
+    libcuda.so.1) and NoDeviceError without such a GPU.
+    """
+
+    _free = "tile_rt_context_free"
+
+    def __init__(self, device: int = 0):
+        self._children = weakref.WeakSet()
+        ptr = ctypes.c_void_p()
+        check(_ffi.rt().tile_rt_context_create(ctypes.byref(ptr), device))
+        super().__init__(ptr, None)
+        self.device = device
+
+    def close(self) -> None:
+        if self._ptr:
+            # Everything made from the context goes first (modules last:
+            # buffers, streams and events do not depend on them).
+            children = sorted(list(self._children),
+                              key=lambda c: isinstance(c, Module))
+            for child in children:
+                child.close()
+        super().close()
+
+    @property
+    def info(self) -> DeviceInfo:
+        d = _ffi.tile_rt_device_info()
+        check(_ffi.rt().tile_rt_context_device_info(ctypes.byref(d),
+                                                     self._handle()))
+        return DeviceInfo(d.name.decode(), d.ordinal, (d.cc_major, d.cc_minor),
+                          d.sm_count, d.max_smem_optin,
+                          d.max_threads_per_block, d.l2_bytes, d.clock_khz,
+                          d.total_memory)
+
+    def make_current(self) -> None:
+        check(_ffi.rt().tile_rt_context_make_current(self._handle()))
+
+    def synchronize(self, timeout_s: float = 0.0) -> None:
+        """Waits for all work on the device (at most `timeout_s` seconds if
+        positive; RuntimeTimeoutError then)."""
+        check(_ffi.rt().tile_rt_context_synchronize(self._handle(),
+                                                    timeout_s))
+
+    def load(self, compiled: Compiled | bytes,
+             kernel_info: str | bytes | None = None) -> Module:
+        """Loads a Compiled (or image bytes plus kernel info text)."""
+        if isinstance(compiled, Compiled):
+            if kernel_info is not None:
+                raise TypeError("kernel_info comes with the Compiled")
+            image, kinfo = compiled.binary, compiled.kernel_info
+        else:
+            if kernel_info is None:
+                raise TypeError("load(image) needs its kernel_info text")
+            image, kinfo = bytes(compiled), kernel_info
+        if isinstance(kinfo, str):
+            kinfo = kinfo.encode()
+        ptr = ctypes.c_void_p()
+        check(_ffi.rt().tile_rt_module_load(ctypes.byref(ptr), self._handle(),
+                                            image, len(image), kinfo,
+                                            len(kinfo)))
+        return Module(ptr, self)
+
+    def alloc(self, nbytes: int) -> DeviceBuffer:
+        """`nbytes` (> 0) of device memory, 256-byte aligned."""
+        ptr = _ffi.tile_rt_deviceptr()
+        check(_ffi.rt().tile_rt_mem_alloc(ctypes.byref(ptr), self._handle(),
+                                          nbytes))
+        return DeviceBuffer(ptr.value, nbytes, self)
+
+    def stream(self) -> Stream:
+        ptr = ctypes.c_void_p()
+        check(_ffi.rt().tile_rt_stream_create(ctypes.byref(ptr),
+                                              self._handle()))
+        return Stream(ptr, self)
+
+    def event(self) -> Event:
+        ptr = ctypes.c_void_p()
+        check(_ffi.rt().tile_rt_event_create(ctypes.byref(ptr),
+                                             self._handle()))
+        return Event(ptr, self)
+
+
+class DeviceBuffer(_Handle):
+    """Device memory from Runtime.alloc. Copies are synchronous."""
+
+    def __init__(self, ptr: int, nbytes: int, runtime: Runtime):
+        super().__init__(ctypes.c_void_p(ptr), runtime)
+        self.nbytes = nbytes
+
+    @property
+    def ptr(self) -> int:
+        return self._handle().value
+
+    def _release(self, ptr) -> None:
+        check(_ffi.rt().tile_rt_mem_free(self._parent._handle(), ptr.value))
+
+    def _span(self, nbytes: int | None, offset: int) -> int:
+        n = self.nbytes - offset if nbytes is None else nbytes
+        if offset < 0 or n < 0 or offset + n > self.nbytes:
+            raise ValueError(f"{n} bytes at offset {offset} exceed the "
+                             f"{self.nbytes}-byte buffer")
+        return n
+
+    def copy_from_host(self, data, offset: int = 0) -> None:
+        """Copies a bytes-like object (bytes, bytearray, array, numpy...)
+        to the buffer at `offset`."""
+        view = memoryview(data).cast("B")
+        n = self._span(view.nbytes, offset)
+        src = view.tobytes() if view.readonly else \
+            (ctypes.c_char * n).from_buffer(view)
+        check(_ffi.rt().tile_rt_mem_htod(self._parent._handle(),
+                                         self.ptr + offset, src, n))
+
+    def copy_to_host(self, out=None, offset: int = 0):
+        """Copies the buffer (from `offset`) into writable bytes-like `out`,
+        or into new bytes of the rest of the buffer."""
+        if out is None:
+            buf = bytearray(self._span(None, offset))
+        else:
+            buf = memoryview(out).cast("B")
+            self._span(buf.nbytes, offset)
+        n = len(buf)
+        if n:
+            check(_ffi.rt().tile_rt_mem_dtoh(
+                self._parent._handle(), (ctypes.c_char * n).from_buffer(buf),
+                self.ptr + offset, n))
+        return bytes(buf) if out is None else out
+
+    def fill(self, value: int, width: int = 1) -> None:
+        """Sets every `width`-byte word (1, 2 or 4) to `value`."""
+        lib = _ffi.rt()
+        fn = {1: lib.tile_rt_mem_set8, 2: lib.tile_rt_mem_set16,
+              4: lib.tile_rt_mem_set32}.get(width)
+        if fn is None:
+            raise ValueError(f"width must be 1, 2 or 4, got {width}")
+        check(fn(self._parent._handle(), self.ptr, value,
+                 self.nbytes // width))
+
+    def memref(self, dtype, sizes: Sequence[int],
+               strides: Sequence[int] | None = None,
+               offset: int = 0) -> MemRef:
+        """A MemRef view of the buffer (`offset` in bytes)."""
+        ref = MemRef(self.ptr + offset, dtype, sizes, strides)
+        extent = 1 + sum((s - 1) * abs(st)
+                         for s, st in zip(ref.sizes, ref.strides)) \
+            if all(ref.sizes) else 0
+        if offset + extent * dtype_size(_dtype_name(dtype)) > self.nbytes:
+            raise ValueError(f"a {ref.sizes} view exceeds the "
+                             f"{self.nbytes}-byte buffer")
+        return ref
+
+
+class Stream(_Handle):
+    """A CUDA stream of the runtime."""
+
+    _free = "tile_rt_stream_free"
+
+    @property
+    def native(self) -> int:
+        """The CUstream handle, for other CUDA libraries (borrowed)."""
+        out = ctypes.c_void_p()
+        check(_ffi.rt().tile_rt_stream_native(ctypes.byref(out),
+                                              self._handle()))
+        return out.value or 0
+
+    def synchronize(self, timeout_s: float = 0.0) -> None:
+        check(_ffi.rt().tile_rt_stream_synchronize(
+            self._parent._handle(), self._handle(), timeout_s))
+
+
+class Event(_Handle):
+    """A CUDA event with timing."""
+
+    _free = "tile_rt_event_free"
+
+    def record(self, stream: Stream | None = None) -> None:
+        check(_ffi.rt().tile_rt_event_record(
+            self._handle(), stream._handle() if stream else None))
+
+    def synchronize(self, timeout_s: float = 0.0) -> None:
+        check(_ffi.rt().tile_rt_event_synchronize(self._handle(), timeout_s))
+
+    def elapsed_ms(self, start: Event) -> float:
+        """Milliseconds from `start` to this event (both completed)."""
+        out = ctypes.c_float()
+        check(_ffi.rt().tile_rt_event_elapsed_ms(
+            ctypes.byref(out), start._handle(), self._handle()))
+        return out.value
+
+
+class Module(_Handle):
+    """A loaded GPU module plus its parsed kernel info."""
+
+    _free = "tile_rt_module_free"
+
+    def __init__(self, ptr, runtime: Runtime):
+        super().__init__(ptr, runtime)
+        self.runtime = runtime
+        self._kernels: dict[str, Kernel] = {}
+
+    def close(self) -> None:
+        for k in self._kernels.values():
+            k._ptr = None  # kernels are owned by the module
+        self._kernels.clear()
+        super().close()
+
+    @property
+    def kernels(self) -> list[KernelDesc]:
+        info = ctypes.c_void_p()
+        check(_ffi.rt().tile_rt_module_kernel_info(ctypes.byref(info),
+                                                   self._handle()))
+        return descs_of(info)
+
+    def kernel(self, name: str) -> Kernel:
+        """Kernel `name`: NotFoundError (listing the kernels there are) when
+        the module has none, UnsupportedError when it needs more shared
+        memory than the device allows."""
+        k = self._kernels.get(name)
+        if k is None:
+            ptr = ctypes.c_void_p()
+            check(_ffi.rt().tile_rt_module_get_kernel(
+                ctypes.byref(ptr), self._handle(), name.encode()))
+            k = self._kernels[name] = Kernel(ptr, self)
+        return k
+
+    __getitem__ = kernel
+
+
+class Kernel:
+    """A kernel of a loaded module (owned by the module)."""
+
+    def __init__(self, ptr, module: Module):
+        self._ptr = ptr
+        self.module = module
+        d = ctypes.POINTER(_ffi.tile_rt_kernel_desc)()
+        check(_ffi.rt().tile_rt_kernel_desc_of(ctypes.byref(d), ptr))
+        self._desc_c = d
+        self.desc = KernelDesc._from_c(d.contents)
+
+    @property
+    def name(self) -> str:
+        return self.desc.name
+
+    def __repr__(self) -> str:
+        return f"<tile_mlir.Kernel {self.desc}>"
+
+    def _handle(self):
+        if not self._ptr:
+            raise ValueError(f"kernel '{self.name}': its module is closed")
+        return self._ptr
+
+    def attributes(self) -> KernelAttributes:
+        a = _ffi.tile_rt_kernel_attrs()
+        check(_ffi.rt().tile_rt_kernel_attributes(ctypes.byref(a),
+                                                  self._handle()))
+        return KernelAttributes(*(getattr(a, f) for f, _ in a._fields_))
+
+    # -- Arguments -------------------------------------------------------- #
+
+    def _arg(self, index: int, value, out: _ffi.tile_rt_arg) -> None:
+        lib = _ffi.rt()
+        params = self.desc.args
+        expected = params[index] if index < len(params) else None
+        torch = _torch()
+        is_tensor = torch is not None and isinstance(value, torch.Tensor)
+        where = f"kernel '{self.name}' argument {index}"
+        if is_tensor or isinstance(value, MemRef):
+            if expected is not None and expected.kind != "memref":
+                raise TypeError(f"{where} expects {expected}, got a "
+                                f"{type(value).__name__}")
+            if is_tensor:
+                if not value.is_cuda:
+                    raise TypeError(f"{where}: expected a CUDA tensor, got "
+                                    f"one on {value.device}")
+                dev = self.module.runtime.device
+                if value.device.index != dev:
+                    raise ValueError(f"{where}: the tensor is on "
+                                     f"{value.device}, the runtime on "
+                                     f"cuda:{dev}")
+                value = MemRef.from_tensor(value)
+            value._fill(out)
+            return
+        if isinstance(value, (bool, int, float)) or hasattr(value,
+                                                            "__index__"):
+            dtype = expected.dtype if expected is not None and \
+                expected.kind == "scalar" else None
+            if expected is not None and dtype is None:
+                raise TypeError(f"{where} expects {expected}: pass a torch "
+                                f"CUDA tensor or a tile_mlir.MemRef, got "
+                                f"{type(value).__name__}")
+            if dtype is None:  # an extra argument: the runtime reports it
+                dtype = "f32" if isinstance(value, float) else "i64"
+            if dtype == "f32":
+                check(lib.tile_rt_arg_f32(ctypes.byref(out), float(value)))
+                return
+            if isinstance(value, float):
+                raise TypeError(f"{where} expects {dtype}, got the float "
+                                f"{value}")
+            v = operator.index(value)
+            lo, hi = _INT_RANGES[dtype]
+            if not lo <= v <= hi:
+                raise OverflowError(f"{where}: {v} does not fit in {dtype}")
+            fn = lib.tile_rt_arg_i32 if dtype == "i32" else lib.tile_rt_arg_i64
+            check(fn(ctypes.byref(out), v))
+            return
+        wanted = expected or "a tensor, MemRef or number"
+        raise TypeError(f"{where}: cannot pass a {type(value).__name__} "
+                        f"(expected {wanted})")
+
+    def _args(self, args) -> ctypes.Array:
+        self._handle()  # the record lives in the module: it must be open
+        arr = (_ffi.tile_rt_arg * max(len(args), 1))()
+        for i, a in enumerate(args):
+            self._arg(i, a, arr[i])
+        return arr
+
+    def check(self, *args) -> None:
+        """Checks arguments as a launch would (count, kinds, dtypes, ranks,
+        alignment, strides, TMA rules) without launching."""
+        arr = self._args(args)
+        check(_ffi.rt().tile_rt_kernel_desc_check_args(self._desc_c, arr,
+                                                       len(args)))
+
+    def grid(self, *args) -> tuple[int, int, int]:
+        """The launch grid for these arguments, from the kernel's rules."""
+        arr = self._args(args)
+        g = (ctypes.c_uint32 * 3)()
+        check(_ffi.rt().tile_rt_kernel_desc_grid(g, self._desc_c, arr,
+                                                 len(args)))
+        return tuple(g)
+
+    # -- Launching -------------------------------------------------------- #
+
+    def launch(self, *args, stream=None) -> None:
+        """Launches asynchronously with `args`, one per kernel argument:
+        torch CUDA tensors or MemRefs for memrefs, Python numbers for
+        scalars (typed by the kernel info).
+
+        `stream`: a tile_mlir.Stream; a torch.cuda.Stream; 0 for the
+        default stream; or None: torch's current stream when a tensor is
+        passed, else the default stream. The runtime cannot launch on a
+        foreign CUstream, so a torch stream other than the default one is
+        joined through the default stream (it waits for the torch stream,
+        and the torch stream for it).
+        """
+        self._prepare(args, stream, check_now=False)()
+
+    __call__ = launch
+
+    def prepare(self, *args, stream=None) -> PreparedLaunch:
+        """Marshals and checks the arguments once and returns a callable
+        that launches with them (one C call each time, for timing loops).
+        It keeps the tensors passed alive; the stream is resolved now."""
+        return self._prepare(args, stream, check_now=True)
+
+    def _prepare(self, args, stream, check_now: bool) -> PreparedLaunch:
+        arr = self._args(args)
+        if check_now:
+            check(_ffi.rt().tile_rt_kernel_desc_check_args(
+                self._desc_c, arr, len(args)))
+        torch = _torch()
+        if isinstance(stream, Stream):
+            return PreparedLaunch(self, arr, args, stream, None)
+        if stream is None and torch is not None and any(
+                isinstance(a, torch.Tensor) for a in args):
+            stream = torch.cuda.current_stream(self.module.runtime.device)
+        if stream is None or (isinstance(stream, int) and stream == 0) or \
+                getattr(stream, "cuda_stream", None) == 0:
+            return PreparedLaunch(self, arr, args, None, None)
+        if torch is None or not isinstance(stream, torch.cuda.Stream):
+            raise TypeError("stream must be a tile_mlir.Stream, a "
+                            "torch.cuda.Stream, 0 or None; got "
+                            f"{stream!r}")
+        return PreparedLaunch(self, arr, args, None, stream)
+
+
+class PreparedLaunch:
+    """A kernel launch with marshalled arguments (Kernel.prepare)."""
+
+    def __init__(self, kernel: Kernel, arr, keep, stream: Stream | None,
+                 join):
+        self.kernel = kernel
+        self._arr = arr
+        self._n = len(keep)
+        self._keep = keep  # the tensors and buffers the arguments point to
+        self._stream = stream
+        self._join = join  # a non-default torch stream, joined around it
+        self._launch = _ffi.rt().tile_rt_launch
+
+    def __call__(self) -> None:
+        stream = self._stream._handle() if self._stream else None
+        if self._join is None:
+            check(self._launch(self.kernel._handle(), self._arr, self._n,
+                               stream))
+            return
+        torch = _torch()
+        default = torch.cuda.default_stream(self._join.device)
+        default.wait_stream(self._join)
+        check(self._launch(self.kernel._handle(), self._arr, self._n, None))
+        self._join.wait_stream(default)
