@@ -2,6 +2,9 @@
 // and out, fp32 math. The row maximum and sum stay in registers (reduced
 // across lanes with shuffles and across warps through shared memory).
 //
+// The one-pass kernels ask for 4 resident blocks per multiprocessor, so
+// that enough loads are in flight to cover the memory latency.
+//
 // Kernels, by the longest row they take in one pass (a runner picks the
 // smallest that fits; each is correct for shorter rows):
 //   softmax_n1024_f16   N <= 1024,  8 rows per block
@@ -14,7 +17,7 @@ module {
   // Rows of at most 1024 elements, 8 row(s) per block of 256 threads,
   // held in registers: one read and one write of each element.
   tile.kernel @softmax_n1024_f16(%X: memref<?x?xf16>, %Y: memref<?x?xf16>)
-      grid [%X[0] / 8] threads 256 {
+      grid [%X[0] / 8] threads 256 attributes {min_blocks_per_sm = 4 : i64} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %crows = arith.constant 8 : index
@@ -48,11 +51,18 @@ module {
     }
     tile.reduce sum %x -> %s {dim = 1 : i64, clear}
         : !tile.fragment<8x1024xf32> -> !tile.fragment<8xf32>
+    // One division per row, then products.
+    tile.parallel outs(%s : !tile.fragment<8xf32>) attributes {
+        indexing_maps = [affine_map<(i) -> (i)>]} {
+    ^bb0(%sum: f32):
+      %inv = arith.divf %one, %sum : f32
+      tile.yield %inv : f32
+    }
     tile.parallel ins(%s : !tile.fragment<8xf32>) outs(%x : !tile.fragment<8x1024xf32>)
         attributes {indexing_maps = [affine_map<(i, j) -> (i)>,
                                      affine_map<(i, j) -> (i, j)>]} {
-    ^bb0(%sum: f32, %v: f32):
-      %r = arith.divf %v, %sum : f32
+    ^bb0(%inv: f32, %v: f32):
+      %r = arith.mulf %v, %inv : f32
       tile.yield %r : f32
     }
     tile.copy %x -> %Y[%r0, %c0] : !tile.fragment<8x1024xf32> -> memref<?x?xf16>
@@ -61,7 +71,7 @@ module {
   // Rows of at most 4096 elements, 2 row(s) per block of 256 threads,
   // held in registers: one read and one write of each element.
   tile.kernel @softmax_n4096_f16(%X: memref<?x?xf16>, %Y: memref<?x?xf16>)
-      grid [%X[0] / 2] threads 256 {
+      grid [%X[0] / 2] threads 256 attributes {min_blocks_per_sm = 4 : i64} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %crows = arith.constant 2 : index
@@ -95,11 +105,18 @@ module {
     }
     tile.reduce sum %x -> %s {dim = 1 : i64, clear}
         : !tile.fragment<2x4096xf32> -> !tile.fragment<2xf32>
+    // One division per row, then products.
+    tile.parallel outs(%s : !tile.fragment<2xf32>) attributes {
+        indexing_maps = [affine_map<(i) -> (i)>]} {
+    ^bb0(%sum: f32):
+      %inv = arith.divf %one, %sum : f32
+      tile.yield %inv : f32
+    }
     tile.parallel ins(%s : !tile.fragment<2xf32>) outs(%x : !tile.fragment<2x4096xf32>)
         attributes {indexing_maps = [affine_map<(i, j) -> (i)>,
                                      affine_map<(i, j) -> (i, j)>]} {
-    ^bb0(%sum: f32, %v: f32):
-      %r = arith.divf %v, %sum : f32
+    ^bb0(%inv: f32, %v: f32):
+      %r = arith.mulf %v, %inv : f32
       tile.yield %r : f32
     }
     tile.copy %x -> %Y[%r0, %c0] : !tile.fragment<2x4096xf32> -> memref<?x?xf16>
@@ -108,7 +125,7 @@ module {
   // Rows of at most 8192 elements, 1 row(s) per block of 256 threads,
   // held in registers: one read and one write of each element.
   tile.kernel @softmax_n8192_f16(%X: memref<?x?xf16>, %Y: memref<?x?xf16>)
-      grid [%X[0] / 1] threads 256 {
+      grid [%X[0] / 1] threads 256 attributes {min_blocks_per_sm = 4 : i64} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %crows = arith.constant 1 : index
@@ -142,11 +159,18 @@ module {
     }
     tile.reduce sum %x -> %s {dim = 1 : i64, clear}
         : !tile.fragment<1x8192xf32> -> !tile.fragment<1xf32>
+    // One division per row, then products.
+    tile.parallel outs(%s : !tile.fragment<1xf32>) attributes {
+        indexing_maps = [affine_map<(i) -> (i)>]} {
+    ^bb0(%sum: f32):
+      %inv = arith.divf %one, %sum : f32
+      tile.yield %inv : f32
+    }
     tile.parallel ins(%s : !tile.fragment<1xf32>) outs(%x : !tile.fragment<1x8192xf32>)
         attributes {indexing_maps = [affine_map<(i, j) -> (i)>,
                                      affine_map<(i, j) -> (i, j)>]} {
-    ^bb0(%sum: f32, %v: f32):
-      %r = arith.divf %v, %sum : f32
+    ^bb0(%inv: f32, %v: f32):
+      %r = arith.mulf %v, %inv : f32
       tile.yield %r : f32
     }
     tile.copy %x -> %Y[%r0, %c0] : !tile.fragment<1x8192xf32> -> memref<?x?xf16>
@@ -189,11 +213,18 @@ module {
     }
     tile.reduce sum %x -> %s {dim = 1 : i64, clear}
         : !tile.fragment<1x32768xf32> -> !tile.fragment<1xf32>
+    // One division per row, then products.
+    tile.parallel outs(%s : !tile.fragment<1xf32>) attributes {
+        indexing_maps = [affine_map<(i) -> (i)>]} {
+    ^bb0(%sum: f32):
+      %inv = arith.divf %one, %sum : f32
+      tile.yield %inv : f32
+    }
     tile.parallel ins(%s : !tile.fragment<1xf32>) outs(%x : !tile.fragment<1x32768xf32>)
         attributes {indexing_maps = [affine_map<(i, j) -> (i)>,
                                      affine_map<(i, j) -> (i, j)>]} {
-    ^bb0(%sum: f32, %v: f32):
-      %r = arith.divf %v, %sum : f32
+    ^bb0(%inv: f32, %v: f32):
+      %r = arith.mulf %v, %inv : f32
       tile.yield %r : f32
     }
     tile.copy %x -> %Y[%r0, %c0] : !tile.fragment<1x32768xf32> -> memref<?x?xf16>

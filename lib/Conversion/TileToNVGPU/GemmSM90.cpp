@@ -193,12 +193,18 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
   for (int64_t mt = 0; mt < mTiles; ++mt)
     storeStruct(*this, accs[mt], acc.regs, mt * regsPerTile, regsPerTile);
 
-  // Inside a pipelined loop, leave this group in flight while the next
-  // iteration's operands arrive, unless something later in the body reads C.
+  // Inside a pipelined loop whose only gemm this is, leave this group in
+  // flight while the next iteration's operands arrive, unless something
+  // later in the body reads C. With several gemms in the body, the group
+  // would stay in flight across the loop's back edge while other
+  // instructions run, and ptxas serialises every wgmma of the kernel (C7515)
+  // when a register copy there touches the accumulator.
   bool laterUse = false;
   for (Operation *next = op->getNextNode(); next; next = next->getNextNode())
     laterUse |= llvm::is_contained(next->getOperands(), op.getC());
   bool inLoop = isa<PipelinedOp>(op->getParentOp());
+  auto gemms = op->getBlock()->getOps<GemmOp>();
+  laterUse |= inLoop && std::distance(gemms.begin(), gemms.end()) > 1;
   // The wait completes every older group too: in a loop, those of the
   // body's other gemms in the previous iteration. Their registers go through
   // it as well, so that no read of them moves above it.

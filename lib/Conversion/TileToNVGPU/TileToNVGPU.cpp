@@ -183,6 +183,9 @@ LogicalResult KernelLowering::emit() {
       b.getDenseI32ArrayAttr({(int32_t)threads, 1, 1}));
   if (!tensorMapParams.empty())
     func->setAttr(kTensorMapArgsAttr, b.getDenseI64ArrayAttr(tensorMapParams));
+  if (std::optional<int64_t> blocks = kernel.getMinBlocksPerSm())
+    func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                  b.getI32IntegerAttr(*blocks));
 
   Block &entry = func.getBody().front();
   b.setInsertionPointToStart(&entry);

@@ -66,6 +66,14 @@ tile.kernel @gemm_then_read(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref
 
 // -----
 
+// min_blocks_per_sm becomes the kernel's minimum resident blocks.
+// CHECK-LABEL: gpu.func @occupancy
+// CHECK-SAME: nvvm.minctasm = 4 : i32
+tile.kernel @occupancy(%X: memref<?x?xf32>) grid [1] threads 128 attributes {min_blocks_per_sm = 4 : i64} {
+}
+
+// -----
+
 // A module without kernels is left alone.
 // CHECK-LABEL: func.func @not_a_kernel
 // CHECK-NOT: gpu.module

@@ -419,3 +419,9 @@ tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
   // expected-error @+1 {{alloc_c2: 42 : i64 is not a fragment layout (#tile.mma, #tile.blocked or #tile.slice)}}
   %a = tile.alloc_fragment {layout = 42} : !tile.fragment<64xf32>
 }
+
+// -----
+
+// expected-error @+1 {{kernel_c5: min_blocks_per_sm (0) must be at least 1}}
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 attributes {min_blocks_per_sm = 0 : i64} {
+}

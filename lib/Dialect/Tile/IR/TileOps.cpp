@@ -209,6 +209,9 @@ LogicalResult KernelOp::verify() {
              << i << " uses dimension " << dim << " of argument #" << arg
              << ", which has rank " << m.getRank();
   }
+  if (getMinBlocksPerSm() && *getMinBlocksPerSm() < 1)
+    return emitOpError("kernel_c5: min_blocks_per_sm (")
+           << *getMinBlocksPerSm() << ") must be at least 1";
   if (getThreads() <= 0 || getThreads() % kWarpSize != 0)
     return emitOpError("kernel_c3: threads (")
            << getThreads() << ") must be a positive multiple of the warp size ("

@@ -55,6 +55,9 @@ def Tile_KernelOp : Tile_Op<"kernel", [Symbol, IsolatedFromAbove,
     - kernel_c3: `threads` is a positive multiple of the warp size (32).
     - kernel_c4: arguments are memrefs or i32/i64/f32 scalars; the kernel
       returns nothing.
+    - kernel_c5: `min_blocks_per_sm`, when given, is at least 1. It asks the
+      register allocator to leave room for that many resident blocks per
+      multiprocessor (memory-bound kernels hide latency with them).
 
     Example:
     ```mlir
@@ -69,7 +72,8 @@ def Tile_KernelOp : Tile_Op<"kernel", [Symbol, IsolatedFromAbove,
                        DenseI64ArrayAttr:$grid_args,
                        DenseI64ArrayAttr:$grid_dims,
                        DenseI64ArrayAttr:$grid_tiles,
-                       I64Attr:$threads);
+                       I64Attr:$threads,
+                       OptionalAttr<I64Attr>:$min_blocks_per_sm);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
