@@ -24,23 +24,6 @@ static bool sameLayout(const RegisterLayout &a, const RegisterLayout &b) {
          a.warpBases == b.warpBases;
 }
 
-/// The dimension a broadcast map drops, or -1 for the identity.
-static int64_t droppedDim(AffineMap map) {
-  if (map.isIdentity())
-    return -1;
-  for (unsigned d = 0; d < map.getNumDims(); ++d) {
-    SmallVector<unsigned> kept;
-    for (unsigned e = 0; e < map.getNumDims(); ++e)
-      if (e != d)
-        kept.push_back(e);
-    if (map == AffineMap::getMultiDimIdentityMap(map.getNumDims(),
-                                                 map.getContext())
-                   .getSubMap(kept))
-      return d;
-  }
-  return -2;
-}
-
 /// One PTX instruction on an f32: `<opcode> $0, $1;`.
 static Value ptxUnary(OpBuilder &b, Location l, StringRef opcode, Value x) {
   auto asmOp = LLVM::InlineAsmOp::create(
@@ -97,12 +80,12 @@ LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
       return op.emitOpError("input #") << i << " must be a fragment on sm_90a "
                                        << "so far";
     ins.push_back(&it->second);
-    int64_t d = droppedDim(
-        cast<AffineMapAttr>(op.getIndexingMaps()[i]).getValue());
-    dropped.push_back(d);
-    if (d == -2)
+    FailureOr<int64_t> broadcast = op.getBroadcastDim(i);
+    if (failed(broadcast))
       return op.emitOpError("input #") << i << " must be indexed by the "
                                        << "identity or a broadcast";
+    int64_t d = *broadcast;
+    dropped.push_back(d);
     RegisterLayout want = d < 0 ? layout : layout.slice(d);
     if (!sameLayout(want, it->second.layout))
       return op.emitOpError("input #")

@@ -445,6 +445,25 @@ LogicalResult ReduceOp::verify() {
 // ParallelOp
 //===----------------------------------------------------------------------===//
 
+FailureOr<int64_t> ParallelOp::getBroadcastDim(unsigned i) {
+  AffineMap map = cast<AffineMapAttr>(getIndexingMaps()[i]).getValue();
+  if (map.isIdentity())
+    return -1;
+  if (map.getNumResults() + 1 != map.getNumDims())
+    return failure();
+  AffineMap identity =
+      AffineMap::getMultiDimIdentityMap(map.getNumDims(), getContext());
+  for (unsigned d = 0; d < map.getNumDims(); ++d) {
+    SmallVector<unsigned> kept;
+    for (unsigned e = 0; e < map.getNumDims(); ++e)
+      if (e != d)
+        kept.push_back(e);
+    if (map == identity.getSubMap(kept))
+      return (int64_t)d;
+  }
+  return failure();
+}
+
 LogicalResult ParallelOp::verify() {
   if (getOutputs().empty())
     return emitOpError("parallel_c1: at least one output tile is required");

@@ -65,27 +65,6 @@ LogicalResult LayoutSolver::require(Value frag, Attribute layout,
   return d;
 }
 
-/// The layout an input of a tile.parallel needs, given the outputs' layout
-/// and the input's indexing map: the same layout for the identity, a slice
-/// for a map that drops one iteration dimension.
-static FailureOr<Attribute> inputLayout(Attribute outLayout, AffineMap map) {
-  if (map.isIdentity())
-    return outLayout;
-  if (map.getNumResults() + 1 != map.getNumDims())
-    return failure();
-  for (unsigned d = 0; d < map.getNumDims(); ++d) {
-    SmallVector<unsigned> kept;
-    for (unsigned e = 0; e < map.getNumDims(); ++e)
-      if (e != d)
-        kept.push_back(e);
-    if (map == AffineMap::getMultiDimIdentityMap(map.getNumDims(),
-                                                 map.getContext())
-                   .getSubMap(kept))
-      return Attribute(SliceLayoutAttr::get(map.getContext(), d, outLayout));
-  }
-  return failure();
-}
-
 LogicalResult LayoutSolver::propagate(bool &changed) {
   size_t before = layouts.size();
   WalkResult result = kernel.walk([&](Operation *op) -> WalkResult {
@@ -143,15 +122,18 @@ LogicalResult LayoutSolver::propagate(bool &changed) {
     for (auto [i, v] : llvm::enumerate(parallel.getInputs())) {
       if (!isFragment(v))
         continue;
-      FailureOr<Attribute> l = inputLayout(out, maps[i]);
-      if (failed(l)) {
+      // The identity map takes the outputs' layout, a broadcast its slice.
+      FailureOr<int64_t> dim = parallel.getBroadcastDim(i);
+      if (failed(dim)) {
         op->emitOpError("input #")
             << i << " is indexed by " << AffineMapAttr::get(maps[i])
             << "; a fragment input must be indexed by the identity or by "
                "the identity without one dimension (a broadcast)";
         return WalkResult::interrupt();
       }
-      if (failed(require(v, *l, op)))
+      Attribute l = *dim < 0 ? out
+                             : SliceLayoutAttr::get(op->getContext(), *dim, out);
+      if (failed(require(v, l, op)))
         return WalkResult::interrupt();
     }
     return WalkResult::advance();

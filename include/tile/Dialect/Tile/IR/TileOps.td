@@ -332,6 +332,12 @@ def Tile_ParallelOp : Tile_Op<"parallel", [AttrSizedOperandSegments,
     attr-dict-with-keyword $body
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// How input `i` is read: -1 when its indexing map is the identity, d
+    /// when the map is the identity without iteration dimension d (the input
+    /// is broadcast along d), failure for any other map.
+    ::mlir::FailureOr<int64_t> getBroadcastDim(unsigned i);
+  }];
 }
 
 def Tile_PipelinedOp : Tile_Op<"pipelined", [
