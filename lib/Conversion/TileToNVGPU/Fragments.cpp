@@ -39,6 +39,11 @@ static Value convert(OpBuilder &b, Location l, Value v, Type to) {
   Type from = v.getType();
   if (from == to)
     return v;
+  if (from.getIntOrFloatBitWidth() == to.getIntOrFloatBitWidth()) {
+    // f16 <-> bf16: through f32, which holds both exactly.
+    Value wide = arith::ExtFOp::create(b, l, b.getF32Type(), v);
+    return arith::TruncFOp::create(b, l, to, wide);
+  }
   if (from.getIntOrFloatBitWidth() > to.getIntOrFloatBitWidth())
     return arith::TruncFOp::create(b, l, to, v);
   return arith::ExtFOp::create(b, l, to, v);

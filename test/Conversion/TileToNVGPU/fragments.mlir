@@ -76,3 +76,17 @@ tile.kernel @acc_rows(%A: memref<?x?xf16>, %S: memref<?xf32>) grid [1] threads 1
   tile.reduce sum %acc -> %s {dim = 1 : i64} : !tile.fragment<64x64xf32> -> !tile.fragment<64xf32>
   tile.copy %s -> %S[%c0] : !tile.fragment<64xf32> -> memref<?xf32>
 }
+
+// -----
+
+// f16 and bf16 have the same width: a copy between them converts through f32.
+// CHECK-LABEL: gpu.func @bf16_to_f16
+// CHECK: vector.load {{.*}} vector<8xbf16>
+// CHECK: %[[W:.*]] = arith.extf %{{.*}} : bf16 to f32
+// CHECK-NEXT: arith.truncf %[[W]] : f32 to f16
+tile.kernel @bf16_to_f16(%X: memref<?x?xbf16>, %Y: memref<?x?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %x = tile.alloc_fragment : !tile.fragment<4x256xf16>
+  tile.copy %X[%c0, %c0] -> %x : memref<?x?xbf16> -> !tile.fragment<4x256xf16>
+  tile.copy %x -> %Y[%c0, %c0] : !tile.fragment<4x256xf16> -> memref<?x?xf16>
+}
