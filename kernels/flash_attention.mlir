@@ -2,9 +2,10 @@
 // heads, seq, head_dim] tensors, one block of two warpgroups per 128 query
 // rows of one head; key and value blocks of 128 arrive by TMA through a
 // 2-stage pipeline. The row maximum and sum are kept online in registers
-// (exp2 with log2(e) folded into the scale); the probabilities go through
-// shared memory to the second tensor-core product, and neither the scores
-// nor the probabilities are written to global memory. Sequence lengths
+// (exp2 with log2(e) folded into the scale); the probabilities, converted
+// to f16 in the accumulator's layout, are the register operand of the
+// second tensor-core product, so neither the scores nor the probabilities
+// leave the registers. Sequence lengths
 // that are not multiples of 128 are masked; the causal kernels mask keys
 // after the query and skip the blocks past the diagonal.
 //
@@ -35,13 +36,13 @@ module {
     %q = tile.alloc_shared : !tile.shared<128x64xf16>
     %k = tile.alloc_shared : !tile.shared<128x64xf16>
     %v = tile.alloc_shared : !tile.shared<128x64xf16>
-    %p = tile.alloc_shared : !tile.shared<128x128xf16>
     %s = tile.alloc_fragment : !tile.fragment<128x128xf32>
     %o = tile.alloc_fragment : !tile.fragment<128x64xf32>
     %m = tile.alloc_fragment : !tile.fragment<128xf32>
     %mold = tile.alloc_fragment : !tile.fragment<128xf32>
     %l = tile.alloc_fragment : !tile.fragment<128xf32>
     %alpha = tile.alloc_fragment : !tile.fragment<128xf32>
+    %pf = tile.alloc_fragment : !tile.fragment<128x128xf16>
     tile.copy %Q[%b, %h, %m0, %c0] -> %q : memref<?x?x?x?xf16> -> !tile.shared<128x64xf16>
     tile.fill %o, %zero : !tile.fragment<128x64xf32>, f32
     tile.fill %m, %ninf : !tile.fragment<128xf32>, f32
@@ -97,9 +98,10 @@ module {
         %r = arith.mulf %x, %a : f32
         tile.yield %r : f32
       }
-      // O += P . V, with P through shared memory: the scores never leave the chip.
-      tile.copy %s -> %p : !tile.fragment<128x128xf32> -> !tile.shared<128x128xf16>
-      tile.gemm %p, %v, %o : !tile.shared<128x128xf16>, !tile.shared<128x64xf16>, !tile.fragment<128x64xf32>
+      // O += P . V, with P in registers as the first operand: the scores and
+      // probabilities never leave the registers.
+      tile.copy %s -> %pf : !tile.fragment<128x128xf32> -> !tile.fragment<128x128xf16>
+      tile.gemm %pf, %v, %o : !tile.fragment<128x128xf16>, !tile.shared<128x64xf16>, !tile.fragment<128x64xf32>
     }
     tile.parallel ins(%l : !tile.fragment<128xf32>) outs(%o : !tile.fragment<128x64xf32>)
         attributes {indexing_maps = [affine_map<(i, j) -> (i)>,
@@ -134,13 +136,13 @@ module {
     %q = tile.alloc_shared : !tile.shared<128x128xf16>
     %k = tile.alloc_shared : !tile.shared<128x128xf16>
     %v = tile.alloc_shared : !tile.shared<128x128xf16>
-    %p = tile.alloc_shared : !tile.shared<128x128xf16>
     %s = tile.alloc_fragment : !tile.fragment<128x128xf32>
     %o = tile.alloc_fragment : !tile.fragment<128x128xf32>
     %m = tile.alloc_fragment : !tile.fragment<128xf32>
     %mold = tile.alloc_fragment : !tile.fragment<128xf32>
     %l = tile.alloc_fragment : !tile.fragment<128xf32>
     %alpha = tile.alloc_fragment : !tile.fragment<128xf32>
+    %pf = tile.alloc_fragment : !tile.fragment<128x128xf16>
     tile.copy %Q[%b, %h, %m0, %c0] -> %q : memref<?x?x?x?xf16> -> !tile.shared<128x128xf16>
     tile.fill %o, %zero : !tile.fragment<128x128xf32>, f32
     tile.fill %m, %ninf : !tile.fragment<128xf32>, f32
@@ -196,9 +198,10 @@ module {
         %r = arith.mulf %x, %a : f32
         tile.yield %r : f32
       }
-      // O += P . V, with P through shared memory: the scores never leave the chip.
-      tile.copy %s -> %p : !tile.fragment<128x128xf32> -> !tile.shared<128x128xf16>
-      tile.gemm %p, %v, %o : !tile.shared<128x128xf16>, !tile.shared<128x128xf16>, !tile.fragment<128x128xf32>
+      // O += P . V, with P in registers as the first operand: the scores and
+      // probabilities never leave the registers.
+      tile.copy %s -> %pf : !tile.fragment<128x128xf32> -> !tile.fragment<128x128xf16>
+      tile.gemm %pf, %v, %o : !tile.fragment<128x128xf16>, !tile.shared<128x128xf16>, !tile.fragment<128x128xf32>
     }
     tile.parallel ins(%l : !tile.fragment<128xf32>) outs(%o : !tile.fragment<128x128xf32>)
         attributes {indexing_maps = [affine_map<(i, j) -> (i)>,
@@ -236,13 +239,13 @@ module {
     %q = tile.alloc_shared : !tile.shared<128x64xf16>
     %k = tile.alloc_shared : !tile.shared<128x64xf16>
     %v = tile.alloc_shared : !tile.shared<128x64xf16>
-    %p = tile.alloc_shared : !tile.shared<128x128xf16>
     %s = tile.alloc_fragment : !tile.fragment<128x128xf32>
     %o = tile.alloc_fragment : !tile.fragment<128x64xf32>
     %m = tile.alloc_fragment : !tile.fragment<128xf32>
     %mold = tile.alloc_fragment : !tile.fragment<128xf32>
     %l = tile.alloc_fragment : !tile.fragment<128xf32>
     %alpha = tile.alloc_fragment : !tile.fragment<128xf32>
+    %pf = tile.alloc_fragment : !tile.fragment<128x128xf16>
     tile.copy %Q[%b, %h, %m0, %c0] -> %q : memref<?x?x?x?xf16> -> !tile.shared<128x64xf16>
     tile.fill %o, %zero : !tile.fragment<128x64xf32>, f32
     tile.fill %m, %ninf : !tile.fragment<128xf32>, f32
@@ -301,9 +304,10 @@ module {
         %r = arith.mulf %x, %a : f32
         tile.yield %r : f32
       }
-      // O += P . V, with P through shared memory: the scores never leave the chip.
-      tile.copy %s -> %p : !tile.fragment<128x128xf32> -> !tile.shared<128x128xf16>
-      tile.gemm %p, %v, %o : !tile.shared<128x128xf16>, !tile.shared<128x64xf16>, !tile.fragment<128x64xf32>
+      // O += P . V, with P in registers as the first operand: the scores and
+      // probabilities never leave the registers.
+      tile.copy %s -> %pf : !tile.fragment<128x128xf32> -> !tile.fragment<128x128xf16>
+      tile.gemm %pf, %v, %o : !tile.fragment<128x128xf16>, !tile.shared<128x64xf16>, !tile.fragment<128x64xf32>
     }
     tile.parallel ins(%l : !tile.fragment<128xf32>) outs(%o : !tile.fragment<128x64xf32>)
         attributes {indexing_maps = [affine_map<(i, j) -> (i)>,
@@ -341,13 +345,13 @@ module {
     %q = tile.alloc_shared : !tile.shared<128x128xf16>
     %k = tile.alloc_shared : !tile.shared<128x128xf16>
     %v = tile.alloc_shared : !tile.shared<128x128xf16>
-    %p = tile.alloc_shared : !tile.shared<128x128xf16>
     %s = tile.alloc_fragment : !tile.fragment<128x128xf32>
     %o = tile.alloc_fragment : !tile.fragment<128x128xf32>
     %m = tile.alloc_fragment : !tile.fragment<128xf32>
     %mold = tile.alloc_fragment : !tile.fragment<128xf32>
     %l = tile.alloc_fragment : !tile.fragment<128xf32>
     %alpha = tile.alloc_fragment : !tile.fragment<128xf32>
+    %pf = tile.alloc_fragment : !tile.fragment<128x128xf16>
     tile.copy %Q[%b, %h, %m0, %c0] -> %q : memref<?x?x?x?xf16> -> !tile.shared<128x128xf16>
     tile.fill %o, %zero : !tile.fragment<128x128xf32>, f32
     tile.fill %m, %ninf : !tile.fragment<128xf32>, f32
@@ -406,9 +410,10 @@ module {
         %r = arith.mulf %x, %a : f32
         tile.yield %r : f32
       }
-      // O += P . V, with P through shared memory: the scores never leave the chip.
-      tile.copy %s -> %p : !tile.fragment<128x128xf32> -> !tile.shared<128x128xf16>
-      tile.gemm %p, %v, %o : !tile.shared<128x128xf16>, !tile.shared<128x128xf16>, !tile.fragment<128x128xf32>
+      // O += P . V, with P in registers as the first operand: the scores and
+      // probabilities never leave the registers.
+      tile.copy %s -> %pf : !tile.fragment<128x128xf32> -> !tile.fragment<128x128xf16>
+      tile.gemm %pf, %v, %o : !tile.fragment<128x128xf16>, !tile.shared<128x128xf16>, !tile.fragment<128x128xf32>
     }
     tile.parallel ins(%l : !tile.fragment<128xf32>) outs(%o : !tile.fragment<128x128xf32>)
         attributes {indexing_maps = [affine_map<(i, j) -> (i)>,

@@ -26,6 +26,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -78,6 +79,70 @@ static void storeStruct(KernelLowering &k, Value s, Value regs, int64_t first,
   }
 }
 
+/// The four 32-bit A registers of one wgmma k-step with A from registers:
+/// registers [first, first+8) of the A fragment (the accumulator layout's
+/// registers of columns 16k..16k+15, PTX ISA 9.7.15.5.1), two by two.
+/// They are all packed before the gemm's wgmma.fence: registers written
+/// between wgmmas make ptxas insert fences and serialise them (C7519).
+
+/// One m64nNk16 wgmma with A from registers. The NVVM op takes only a
+/// descriptor for A, so this is inline PTX; the accumulator is tied through.
+static SmallVector<Value> packRegisterA(KernelLowering &k, Value aRegs,
+                                        int64_t first, Type elt) {
+  OpBuilder &b = k.b;
+  Location l = k.loc();
+  SmallVector<Value> packed;
+  for (int64_t r = 0; r < 4; ++r) {
+    Value lo = memref::LoadOp::create(b, l, aRegs,
+                                      ValueRange{k.index(first + 2 * r)});
+    Value hi = memref::LoadOp::create(b, l, aRegs,
+                                      ValueRange{k.index(first + 2 * r + 1)});
+    Value pair = vector::FromElementsOp::create(
+        b, l, VectorType::get({2}, elt), ValueRange{lo, hi});
+    packed.push_back(
+        LLVM::BitcastOp::create(b, l, b.getI32Type(), pair).getResult());
+  }
+  return packed;
+}
+
+static Value emitRegisterWgmma(KernelLowering &k, Value acc,
+                               ArrayRef<Value> aPacked, Value bDesc, int64_t n,
+                               Type elt, bool scaleD, bool transposeB) {
+  OpBuilder &b = k.b;
+  Location l = k.loc();
+  int64_t count = n / 2;
+  SmallVector<Value> operands;
+  for (int64_t i = 0; i < count; ++i)
+    operands.push_back(LLVM::ExtractValueOp::create(b, l, acc, i));
+  operands.append(aPacked.begin(), aPacked.end());
+  operands.push_back(bDesc);
+  std::string type = elt.isF16() ? "f16" : "bf16";
+  std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, " +
+                     std::to_string(scaleD ? 1 : 0) +
+                     ", 0;\nwgmma.mma_async.sync.aligned.m64n" +
+                     std::to_string(n) + "k16.f32." + type + "." + type + " {";
+  std::string constraints;
+  for (int64_t i = 0; i < count; ++i) {
+    text += (i ? ", $" : "$") + std::to_string(i);
+    constraints += "=f,";
+  }
+  for (int64_t i = 0; i < count; ++i)
+    constraints += std::to_string(i) + ",";
+  constraints += "r,r,r,r,l";
+  int64_t a0 = 2 * count;
+  text += "}, {$" + std::to_string(a0) + ", $" + std::to_string(a0 + 1) +
+          ", $" + std::to_string(a0 + 2) + ", $" + std::to_string(a0 + 3) +
+          "}, $" + std::to_string(a0 + 4) + ", p, 1, 1, " +
+          std::to_string(transposeB ? 1 : 0) + ";\n}";
+  auto asmOp = LLVM::InlineAsmOp::create(
+      b, l, acc.getType(), operands, text, constraints,
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      ArrayAttr());
+  return asmOp.getRes();
+}
+
 void KernelLowering::emitWgmmaWait(int64_t pending,
                                    ArrayRef<Value> accumulators) {
   SmallVector<Value> values;
@@ -119,14 +184,18 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
   const FragmentStorage &acc = fragments.lookup(op.getC());
   auto cType = cast<FragmentType>(op.getC().getType());
   int64_t warpgroups = threads / sm90::kWarpgroupSize;
+  // A is a shared tile (a descriptor) or a fragment (registers).
+  bool aInRegisters = isa<FragmentType>(op.getA().getType());
   const SharedTilePlan &a = sharedTiles.lookup(op.getA());
   const SharedTilePlan &bt = sharedTiles.lookup(op.getB());
-  Type elt = cast<SharedType>(op.getA().getType()).getElementType();
+  auto aType = cast<ShapedType>(op.getA().getType());
+  Type elt = aType.getElementType();
+  int64_t eltBytes = elt.getIntOrFloatBitWidth() / 8;
   NVVM::WGMMATypes inType =
       elt.isF16() ? NVVM::WGMMATypes::f16 : NVVM::WGMMATypes::bf16;
   int64_t n = cType.getShape()[1];
   int64_t regsPerTile = n / 2;
-  int64_t kBytes = a.cols * a.eltBytes;
+  int64_t kBytes = aType.getShape()[1] * eltBytes;
   int64_t kSteps = kBytes / sm90::kWgmmaKBytes;
   int64_t rowsPerWarpgroup = cType.getShape()[0] / warpgroups;
   int64_t mTiles = rowsPerWarpgroup / sm90::kWgmmaM;
@@ -139,8 +208,12 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
       b, loc(), b.getI64Type(),
       arith::MulIOp::create(b, loc(), warpgroup,
                             index(rowsPerWarpgroup * sm90::kSwizzleBytes)));
-  Value aBase = arith::AddIOp::create(b, loc(), sharedTileAddress(op.getA()),
-                                      rowOffset);
+  Value aBase =
+      aInRegisters
+          ? Value()
+          : arith::AddIOp::create(b, loc(), sharedTileAddress(op.getA()),
+                                  rowOffset)
+                .getResult();
   Value bBase = sharedTileAddress(op.getB());
 
   bool zeroed = zeroedAccumulators.erase(op.getC());
@@ -152,9 +225,17 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
                      .getResult()
                : loadStruct(*this, acc.regs, mt * regsPerTile, regsPerTile));
 
+  SmallVector<SmallVector<Value>> aPacked;
+  if (aInRegisters) {
+    const FragmentStorage &fa = fragments.lookup(op.getA());
+    for (int64_t kk = 0; kk < kSteps; ++kk)
+      for (int64_t mt = 0; mt < mTiles; ++mt)
+        aPacked.push_back(packRegisterA(
+            *this, fa.regs, mt * (aType.getShape()[1] / 2) + 8 * kk, elt));
+  }
   NVVM::WgmmaFenceAlignedOp::create(b, loc());
   auto shape = NVVM::MMAShapeAttr::get(ctx, sm90::kWgmmaM, n,
-                                       sm90::kWgmmaKBytes / a.eltBytes);
+                                       sm90::kWgmmaKBytes / eltBytes);
   auto one = NVVM::WGMMAScaleIn::one;
   for (int64_t kk = 0; kk < kSteps; ++kk) {
     int64_t kByte = kk * sm90::kWgmmaKBytes;
@@ -173,6 +254,13 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
                              sm90::kSwizzleAtomBytes);
     }
     for (int64_t mt = 0; mt < mTiles; ++mt) {
+      bool scaleD = !(zeroed && kk == 0);
+      if (aInRegisters) {
+        accs[mt] = emitRegisterWgmma(*this, accs[mt],
+                                     aPacked[kk * mTiles + mt], bDesc, n, elt,
+                                     scaleD, !kMajorB);
+        continue;
+      }
       int64_t aOff = kPanel * a.panelBytes() +
                      mt * sm90::kWgmmaM * sm90::kSwizzleBytes + kInPanel;
       Value aDesc = makeDescriptor(
@@ -181,8 +269,7 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
       accs[mt] = NVVM::WgmmaMmaAsyncOp::create(
           b, loc(), accs[mt].getType(), accs[mt], aDesc, bDesc, shape, inType,
           inType, NVVM::WGMMATypes::f32,
-          zeroed && kk == 0 ? NVVM::WGMMAScaleOut::zero
-                            : NVVM::WGMMAScaleOut::one,
+          scaleD ? NVVM::WGMMAScaleOut::one : NVVM::WGMMAScaleOut::zero,
           one, one,
           NVVM::MMALayout::row,
           kMajorB ? NVVM::MMALayout::col : NVVM::MMALayout::row,

@@ -196,8 +196,25 @@ LogicalResult KernelLowering::planGemms() {
     if (!mma || mma.getWarpgroups() != warpgroups)
       return fail("the accumulator must have the layout #tile.mma<warpgroups "
                   "= " + Twine(warpgroups) + ">");
-    if (!sharedTiles.count(gemm.getA()) || !sharedTiles.count(gemm.getB()))
-      return fail("A and B must be tile.alloc_shared tiles");
+    if (!sharedTiles.count(gemm.getB()))
+      return fail("B must be a tile.alloc_shared tile");
+    if (isa<FragmentType>(gemm.getA().getType())) {
+      // A from registers: the wgmma A fragment is the accumulator layout's
+      // registers, two f16/bf16 per 32-bit register (PTX ISA 9.7.15.5.1).
+      auto aAlloc = gemm.getA().getDefiningOp<AllocFragmentOp>();
+      auto aMma = aAlloc && aAlloc.getLayout()
+                      ? dyn_cast<MmaLayoutAttr>(*aAlloc.getLayout())
+                      : MmaLayoutAttr();
+      if (!aMma || aMma.getWarpgroups() != warpgroups)
+        return fail("a fragment A must have the layout #tile.mma<warpgroups "
+                    "= " + Twine(warpgroups) + ">, as an accumulator has");
+      int64_t k = cast<FragmentType>(gemm.getA().getType()).getShape()[1];
+      if (k % 16 != 0)
+        return fail("a fragment A needs K (" + Twine(k) +
+                    ") to be a multiple of the wgmma K step (16)");
+    } else if (!sharedTiles.count(gemm.getA())) {
+      return fail("A must be a tile.alloc_shared tile or a fragment");
+    }
     return WalkResult::advance();
   });
   return failure(walk.wasInterrupted());

@@ -2,10 +2,9 @@
 
 // The FlashAttention kernel (head_dim 64): 4-d TMA boxes over [B, H, S, D];
 // Q loaded once before the loop on a barrier of its own; K and V through a
-// 2-stage ring; S = Q.K^T with K-major B (`col`); P stored to shared memory
-// in the swizzled panel layout and fenced for the async proxy before
-// O += P.V reads it; no store to global memory until the loop is drained,
-// so the scores and probabilities never leave the chip.
+// 2-stage ring; S = Q.K^T with K-major B (`col`); O += P.V with P from
+// registers; no store to global memory until the loop is done, so the
+// scores and probabilities never leave the chip.
 // CHECK-LABEL: gpu.func @attention_d64_f16
 // CHECK: !nvgpu.tensormap.descriptor<tensor = memref<1x1x128x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b
 // CHECK-NOT: {{(vector|memref)\.store .*#gpu.address_space<global>}}
@@ -25,12 +24,15 @@
 // CHECK: gpu.shuffle  xor
 // CHECK: llvm.inline_asm asm_dialect = att "ex2.approx.ftz.f32 $0, $1;"
 // CHECK-NOT: {{(vector|memref)\.store .*#gpu.address_space<global>}}
-// CHECK: vector.store %{{.*}}, %{{.*}}[%{{.*}}] {alignment = 4 : i64} : memref<16384xf16, #gpu.address_space<workgroup>>, vector<2xf16>
-// CHECK-NOT: {{(vector|memref)\.store .*#gpu.address_space<global>}}
-// CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
-// CHECK-NEXT: gpu.barrier
-// With two gemms in the body, no group stays in flight across the back edge.
-// CHECK-COUNT-8: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <row>]
+// P = the scores converted to f16 in the accumulator layout, packed two
+// by two into the A registers of the second product, all before its fence.
+// CHECK: arith.truncf %{{.*}} : f32 to f16
+// CHECK: llvm.bitcast %{{.*}} : vector<2xf16> to i32
+// CHECK-NOT: nvvm.fence.proxy
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-NOT: llvm.bitcast
+// CHECK-COUNT-8: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, p, 1, 1, 1;
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
 // CHECK: wgmma.wait_group.sync.aligned 0;
 // CHECK-NOT: {{(vector|memref)\.store .*#gpu.address_space<global>}}
 // Only after the loop is O divided by the row sums (the loop body has no

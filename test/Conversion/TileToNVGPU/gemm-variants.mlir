@@ -74,6 +74,32 @@ tile.kernel @occupancy(%X: memref<?x?xf32>) grid [1] threads 128 attributes {min
 
 // -----
 
+// A from registers: an f16 fragment in the accumulator layout feeds the
+// wgmma's A registers; B stays in shared memory.
+// CHECK-LABEL: gpu.func @register_a
+// CHECK: arith.truncf %{{.*}} : f32 to f16
+// CHECK: llvm.bitcast %{{.*}} : vector<2xf16> to i32
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, p, 1, 1, 1;
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+tile.kernel @register_a(%B: memref<?x?xf16>, %C: memref<?x?xf32>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %b = tile.alloc_shared : !tile.shared<64x64xf16>
+  %s = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  %p = tile.alloc_fragment : !tile.fragment<64x64xf16>
+  %o = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  tile.copy %B[%c0, %c0] -> %b : memref<?x?xf16> -> !tile.shared<64x64xf16>
+  tile.fill %s, %zero : !tile.fragment<64x64xf32>, f32
+  tile.gemm %b, %b, %s : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
+  tile.copy %s -> %p : !tile.fragment<64x64xf32> -> !tile.fragment<64x64xf16>
+  tile.fill %o, %zero : !tile.fragment<64x64xf32>, f32
+  tile.gemm %p, %b, %o : !tile.fragment<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
+  tile.copy %o -> %C[%c0, %c0] : !tile.fragment<64x64xf32> -> memref<?x?xf32>
+}
+
+// -----
+
 // A module without kernels is left alone.
 // CHECK-LABEL: func.func @not_a_kernel
 // CHECK-NOT: gpu.module

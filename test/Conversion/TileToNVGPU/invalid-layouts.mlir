@@ -59,3 +59,23 @@ tile.kernel @parallel_layout(%A: memref<?x?xf32>) grid [1] threads 128 {
     tile.yield %x : f32
   }
 }
+
+// -----
+
+tile.kernel @register_a_layout(%A: memref<?x?xf16>) grid [1] threads 128 {
+  %b = tile.alloc_shared : !tile.shared<64x64xf16>
+  %p = tile.alloc_fragment {layout = #tile.blocked<vector = 4, lanes = [4, 8], warps = [4, 1]>} : !tile.fragment<64x64xf16>
+  %o = tile.alloc_fragment {layout = #tile.mma<warpgroups = 1>} : !tile.fragment<64x64xf32>
+  // expected-error @+1 {{a fragment A must have the layout #tile.mma<warpgroups = 1>, as an accumulator has}}
+  tile.gemm %p, %b, %o : !tile.fragment<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
+}
+
+// -----
+
+tile.kernel @register_a_k(%A: memref<?x?xf16>) grid [1] threads 128 {
+  %b = tile.alloc_shared : !tile.shared<8x64xf16>
+  %p = tile.alloc_fragment {layout = #tile.mma<warpgroups = 1>} : !tile.fragment<64x8xf16>
+  %o = tile.alloc_fragment {layout = #tile.mma<warpgroups = 1>} : !tile.fragment<64x64xf32>
+  // expected-error @+1 {{a fragment A needs K (8) to be a multiple of the wgmma K step (16)}}
+  tile.gemm %p, %b, %o : !tile.fragment<64x8xf16>, !tile.shared<8x64xf16>, !tile.fragment<64x64xf32>
+}

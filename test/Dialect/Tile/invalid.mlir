@@ -171,7 +171,7 @@ tile.kernel @k(%A: memref<?x?xf32>) grid [1] threads 128 {
 tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
   %a = tile.alloc_shared : !tile.shared<64x64xf16>
   %c = tile.alloc_shared : !tile.shared<64x64xf32>
-  // expected-error @+1 {{gemm_c1: A and B must be shared tiles and C a fragment}}
+  // expected-error @+1 {{gemm_c1: A must be a shared tile or a fragment, B a shared tile and C a fragment}}
   tile.gemm %a, %a, %c : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.shared<64x64xf32>
 }
 

@@ -382,12 +382,12 @@ LogicalResult CopyOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult GemmOp::verify() {
-  auto a = dyn_cast<SharedType>(getA().getType());
+  auto a = cast<ShapedType>(getA().getType());
   auto b = dyn_cast<SharedType>(getB().getType());
   auto c = dyn_cast<FragmentType>(getC().getType());
-  if (!a || !b || !c)
-    return emitOpError("gemm_c1: A and B must be shared tiles and C a "
-                       "fragment, got ")
+  if (!b || !c)
+    return emitOpError("gemm_c1: A must be a shared tile or a fragment, B a "
+                       "shared tile and C a fragment, got ")
            << getA().getType() << ", " << getB().getType() << ", "
            << getC().getType();
   if (a.getShape().size() != 2 || b.getShape().size() != 2 ||

@@ -242,7 +242,8 @@ def Tile_GemmOp : Tile_Op<"gemm"> {
     The accumulator's fragment layout is the tensor-core result layout.
 
     Constraints:
-    - gemm_c1: A and B are shared tiles and C is a fragment.
+    - gemm_c1: A is a shared tile or a fragment (read from registers, e.g.
+      the probabilities of attention), B a shared tile, C a fragment.
     - gemm_c2: the shapes agree: op(A) is M×K, op(B) is K×N, C is M×N.
     - gemm_c3: A and B have the same element type, f16 or bf16.
     - gemm_c4: C's element type is f32.
