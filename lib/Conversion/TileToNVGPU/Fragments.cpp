@@ -75,7 +75,9 @@ static int64_t vectorWidth(const RegisterLayout &layout, int64_t eltBytes) {
   return 1;
 }
 
-LogicalResult KernelLowering::lowerGlobalCopy(CopyOp op, bool load) {
+LogicalResult KernelLowering::lowerGlobalCopy(
+    CopyOp op, bool load,
+    llvm::function_ref<void(int64_t, int64_t)> beforeGroup) {
   Value frag = load ? op.getDest() : op.getSource();
   Value memref = load ? op.getSource() : op.getDest();
   ValueRange offsets = load ? op.getSourceOffsets() : op.getDestOffsets();
@@ -158,6 +160,8 @@ LogicalResult KernelLowering::lowerGlobalCopy(CopyOp op, bool load) {
   };
 
   for (int64_t r = 0; r < layout.numRegs(); r += v) {
+    if (beforeGroup)
+      beforeGroup(r, v);
     SmallVector<Value> coord;
     Value rowsInside;
     for (int64_t d = 0; d < rank; ++d) {

@@ -59,7 +59,7 @@ static Value emitFastMath(OpBuilder &b, Operation &op, IRMapping &local) {
   return Value();
 }
 
-LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
+LogicalResult KernelLowering::lowerParallel(ParallelOp op, CopyOp store) {
   Location l = op.getLoc();
   SmallVector<const FragmentStorage *> outs, ins;
   for (Value v : op.getOutputs()) {
@@ -103,7 +103,7 @@ LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
       threadCoords.push_back(layout.threadCoord(b, l, threadId, d));
 
   size_t numIns = op.getInputs().size();
-  for (int64_t r = 0; r < layout.numRegs(); ++r) {
+  auto emitRegister = [&](int64_t r) {
     IRMapping local;
     for (size_t i = 0; i < numIns; ++i) {
       int64_t reg = dropped[i] < 0
@@ -139,6 +139,14 @@ LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
     for (auto [j, v] : llvm::enumerate(yield.getValues()))
       memref::StoreOp::create(b, l, local.lookupOrDefault(v), outs[j]->regs,
                               ValueRange{index(r)});
-  }
+  };
+  if (store)
+    return lowerGlobalCopy(store, /*load=*/false,
+                           [&](int64_t first, int64_t count) {
+                             for (int64_t r = first; r < first + count; ++r)
+                               emitRegister(r);
+                           });
+  for (int64_t r = 0; r < layout.numRegs(); ++r)
+    emitRegister(r);
   return success();
 }

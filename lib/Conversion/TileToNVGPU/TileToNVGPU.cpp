@@ -103,9 +103,10 @@ Value KernelLowering::sharedTileAddress(Value tile) {
 }
 
 LogicalResult KernelLowering::lowerBlock(Block &block) {
+  Operation *skip = nullptr; // already lowered with the op before it
   for (Operation &op : block) {
     LogicalResult result = success();
-    if (isa<YieldOp, AllocSharedOp, AllocFragmentOp>(op))
+    if (&op == skip || isa<YieldOp, AllocSharedOp, AllocFragmentOp>(op))
       continue;
     if (auto id = dyn_cast<BlockIdOp>(op)) {
       map.map(id.getResult(),
@@ -131,7 +132,17 @@ LogicalResult KernelLowering::lowerBlock(Block &block) {
     } else if (auto reduce = dyn_cast<ReduceOp>(op)) {
       result = lowerReduce(reduce);
     } else if (auto parallel = dyn_cast<ParallelOp>(op)) {
-      result = lowerParallel(parallel);
+      // An element-wise region whose only output goes straight to global
+      // memory is emitted together with that store (an epilogue).
+      auto store = dyn_cast_or_null<CopyOp>(parallel->getNextNode());
+      if (store && parallel.getOutputs().size() == 1 &&
+          store.getSource() == parallel.getOutputs()[0] &&
+          isa<MemRefType>(store.getDest().getType())) {
+        result = lowerParallel(parallel, store);
+        skip = store;
+      } else {
+        result = lowerParallel(parallel);
+      }
     } else if (isa<TileDialect>(op.getDialect())) {
       result = op.emitOpError("is not lowered on sm_90a yet");
     } else {

@@ -90,3 +90,29 @@ tile.kernel @bf16_to_f16(%X: memref<?x?xbf16>, %Y: memref<?x?xf16>) grid [1] thr
   tile.copy %X[%c0, %c0] -> %x : memref<?x?xbf16> -> !tile.fragment<4x256xf16>
   tile.copy %x -> %Y[%c0, %c0] : !tile.fragment<4x256xf16> -> memref<?x?xf16>
 }
+
+// -----
+
+// An element-wise region whose output goes straight to global memory is
+// emitted with that store, a register group at a time: each pair of
+// results is stored before the next pair is computed.
+// CHECK-LABEL: gpu.func @epilogue
+// CHECK: "tanh.approx.f32 $0, $1;"
+// CHECK: "tanh.approx.f32 $0, $1;"
+// CHECK: vector.store {{.*}} vector<2xf16>
+// CHECK: "tanh.approx.f32 $0, $1;"
+// CHECK: "tanh.approx.f32 $0, $1;"
+// CHECK: vector.store {{.*}} vector<2xf16>
+tile.kernel @epilogue(%A: memref<?x?xf16>, %C: memref<?x?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  tile.copy %A[%c0, %c0] -> %a : memref<?x?xf16> -> !tile.shared<64x64xf16>
+  tile.gemm %a, %a, %acc : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
+  tile.parallel outs(%acc : !tile.fragment<64x64xf32>) attributes {indexing_maps = [affine_map<(i, j) -> (i, j)>]} {
+  ^bb0(%v: f32):
+    %t = math.tanh %v : f32
+    tile.yield %t : f32
+  }
+  tile.copy %acc -> %C[%c0, %c0] : !tile.fragment<64x64xf32> -> memref<?x?xf16>
+}
