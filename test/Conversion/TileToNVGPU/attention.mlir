@@ -2,7 +2,7 @@
 
 // The FlashAttention kernel (head_dim 64): 4-d TMA boxes over [B, H, S, D];
 // Q loaded once before the loop on a barrier of its own; K and V through a
-// 2-stage ring; S = Q.K^T with K-major B (`col`); O += P.V with P from
+// 3-stage ring; S = Q.K^T with K-major B (`col`); O += P.V with P from
 // registers; no store to global memory until the loop is done, so the
 // scores and probabilities never leave the chip.
 // CHECK-LABEL: gpu.func @attention_d64_f16
@@ -12,7 +12,7 @@
 // CHECK: nvgpu.tma.async.load %{{.*}}[%{{.*}}, %{{.*}}, %block_id_y, %block_id_z]
 // CHECK: nvgpu.mbarrier.try_wait.parity
 // CHECK-NOT: {{(vector|memref)\.store .*#gpu.address_space<global>}}
-// CHECK: nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
+// CHECK: nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 3>
 // CHECK-NOT: {{(vector|memref)\.store .*#gpu.address_space<global>}}
 // CHECK: scf.for
 // CHECK: nvgpu.mbarrier.try_wait.parity
