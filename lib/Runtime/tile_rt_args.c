@@ -17,13 +17,6 @@
 /* The ABI wants 16-byte aligned memref pointers (vectorised accesses). */
 #define RT_MEMREF_ALIGN 16
 
-#define RT_TRY(x)                                                              \
-  do {                                                                         \
-    tile_rt_status rt_try_ = (x);                                              \
-    if (rt_try_ != TILE_RT_SUCCESS)                                            \
-      return rt_try_;                                                          \
-  } while (0)
-
 /*===--- Building arguments -----------------------------------------------===*/
 
 tile_rt_status tile_rt_arg_memref(tile_rt_arg *out, tile_rt_dtype dtype,

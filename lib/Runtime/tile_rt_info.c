@@ -172,13 +172,6 @@ static tile_rt_status rt_expect_fields(rt_parser *p, int n, const char *form) {
   return TILE_RT_SUCCESS;
 }
 
-#define RT_TRY(x)                                                              \
-  do {                                                                         \
-    tile_rt_status rt_try_ = (x);                                              \
-    if (rt_try_ != TILE_RT_SUCCESS)                                            \
-      return rt_try_;                                                          \
-  } while (0)
-
 /*===--- Record lines -----------------------------------------------------===*/
 
 static tile_rt_status rt_parse_block(rt_parser *p) {

@@ -14,6 +14,14 @@
  * nothing links libcuda. */
 #include <cuda.h>
 
+/// Returns from the enclosing function when `x` is not TILE_RT_SUCCESS.
+#define RT_TRY(x)                                                              \
+  do {                                                                         \
+    tile_rt_status rt_try_ = (x);                                              \
+    if (rt_try_ != TILE_RT_SUCCESS)                                            \
+      return rt_try_;                                                          \
+  } while (0)
+
 /*===--- Errors (tile_rt_error.c) -----------------------------------------===*/
 
 #if defined(__GNUC__)

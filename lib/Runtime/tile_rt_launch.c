@@ -18,13 +18,6 @@
 _Static_assert(_Alignof(CUtensorMap) >= 64,
                "tensor map parameters need 64-byte aligned storage");
 
-#define RT_TRY(x)                                                              \
-  do {                                                                         \
-    tile_rt_status rt_try_ = (x);                                              \
-    if (rt_try_ != TILE_RT_SUCCESS)                                            \
-      return rt_try_;                                                          \
-  } while (0)
-
 typedef union rt_word {
   uint64_t u64;
   int64_t i64;

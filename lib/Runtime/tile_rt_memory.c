@@ -6,13 +6,6 @@
 
 #include "tile_rt_internal.h"
 
-#define RT_TRY(x)                                                              \
-  do {                                                                         \
-    tile_rt_status rt_try_ = (x);                                              \
-    if (rt_try_ != TILE_RT_SUCCESS)                                            \
-      return rt_try_;                                                          \
-  } while (0)
-
 static tile_rt_status rt_check_ctx(tile_rt_context *ctx, const char *fn) {
   if (!ctx)
     return rt_error(TILE_RT_ERROR_INVALID_ARGUMENT, "%s: NULL context", fn);

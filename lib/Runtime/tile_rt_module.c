@@ -13,13 +13,6 @@
 /* How much of the JIT error log a failed load quotes. */
 #define RT_JIT_LOG_BYTES 2048
 
-#define RT_TRY(x)                                                              \
-  do {                                                                         \
-    tile_rt_status rt_try_ = (x);                                              \
-    if (rt_try_ != TILE_RT_SUCCESS)                                            \
-      return rt_try_;                                                          \
-  } while (0)
-
 static tile_rt_status rt_load_image(CUmodule *out, tile_rt_context *ctx,
                                     const void *image, size_t size) {
   /* PTX must be NUL-terminated; a copy with a NUL appended suits both. */

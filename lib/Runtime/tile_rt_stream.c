@@ -15,13 +15,6 @@
 #define RT_POLL_FIRST_S 20e-6
 #define RT_POLL_MAX_S 1e-3
 
-#define RT_TRY(x)                                                              \
-  do {                                                                         \
-    tile_rt_status rt_try_ = (x);                                              \
-    if (rt_try_ != TILE_RT_SUCCESS)                                            \
-      return rt_try_;                                                          \
-  } while (0)
-
 static const char *rt_last_kernel(const tile_rt_context *ctx) {
   return ctx->last_kernel ? ctx->last_kernel : "(none)";
 }

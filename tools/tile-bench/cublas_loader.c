@@ -70,19 +70,9 @@ int tool_cublas_open(tool_cublas **out, tile_rt_context *ctx, int tf32) {
   const char *candidates[] = {getenv("TILE_CUBLAS"), "libcublas.so.13",
                               "libcublas.so.12", "libcublas.so"};
   char tried[2048] = "";
-  for (size_t i = 0; i < sizeof candidates / sizeof candidates[0]; ++i) {
-    if (!candidates[i] || !*candidates[i])
-      continue;
-    cb->lib = dlopen(candidates[i], RTLD_NOW | RTLD_LOCAL);
-    if (cb->lib) {
-      snprintf(cb->path, sizeof cb->path, "%s", candidates[i]);
-      break;
-    }
-    const char *why = dlerror();
-    size_t used = strlen(tried);
-    snprintf(tried + used, sizeof tried - used, "\n  %s: %s", candidates[i],
-             why ? why : "not found");
-  }
+  cb->lib = tool_dlopen_first(candidates,
+                              sizeof candidates / sizeof candidates[0],
+                              cb->path, sizeof cb->path, tried, sizeof tried);
   if (!cb->lib) {
     free(cb);
     return tool_fail("cannot open cuBLAS (set TILE_CUBLAS to its path); "

@@ -119,19 +119,9 @@ int tool_cublaslt_open(tool_cublaslt **out, tile_rt_context *ctx) {
   const char *candidates[] = {getenv("TILE_CUBLASLT"), "libcublasLt.so.13",
                               "libcublasLt.so.12", "libcublasLt.so"};
   char tried[2048] = "";
-  for (size_t i = 0; i < sizeof candidates / sizeof candidates[0]; ++i) {
-    if (!candidates[i] || !*candidates[i])
-      continue;
-    lt->lib = dlopen(candidates[i], RTLD_NOW | RTLD_LOCAL);
-    if (lt->lib) {
-      snprintf(lt->path, sizeof lt->path, "%s", candidates[i]);
-      break;
-    }
-    const char *why = dlerror();
-    size_t used = strlen(tried);
-    snprintf(tried + used, sizeof tried - used, "\n  %s: %s", candidates[i],
-             why ? why : "not found");
-  }
+  lt->lib = tool_dlopen_first(candidates,
+                              sizeof candidates / sizeof candidates[0],
+                              lt->path, sizeof lt->path, tried, sizeof tried);
   if (!lt->lib) {
     free(lt);
     return tool_fail("cannot open cuBLASLt (set TILE_CUBLASLT to its path); "

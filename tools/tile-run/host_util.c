@@ -4,6 +4,7 @@
 
 #include "host_util.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -361,4 +362,22 @@ void tool_print_kernel(const tile_rt_kernel_desc *k) {
     }
   }
   printf("%s\n", k->nparams ? "" : " none");
+}
+
+void *tool_dlopen_first(const char *const *names, size_t count, char *path,
+                        size_t path_size, char *tried, size_t tried_size) {
+  for (size_t i = 0; i < count; ++i) {
+    if (!names[i] || !*names[i])
+      continue;
+    void *lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+    if (lib) {
+      snprintf(path, path_size, "%s", names[i]);
+      return lib;
+    }
+    const char *why = dlerror();
+    size_t used = strlen(tried);
+    snprintf(tried + used, tried_size - used, "\n  %s: %s", names[i],
+             why ? why : "not found");
+  }
+  return NULL;
 }

@@ -47,6 +47,12 @@ void tool_buffer_free(tool_buffer *b);
 /// printing why.
 int tool_read_file(const char *path, tool_buffer *out);
 
+/* dlopen()s the first of `names` that loads (NULL or empty names are
+ * skipped), copies its name into `path`, and returns the handle; on failure
+ * returns NULL with each name and dlerror() appended to `tried`. */
+void *tool_dlopen_first(const char *const *names, size_t count, char *path,
+                        size_t path_size, char *tried, size_t tried_size);
+
 /// Writes `n` bytes to `path` (replacing it); 0, or -1 after printing why.
 int tool_write_file(const char *path, const void *bytes, size_t n);
 
