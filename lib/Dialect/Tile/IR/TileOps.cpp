@@ -304,9 +304,10 @@ LogicalResult IndexOp::verify() {
   auto parallel = (*this)->getParentOfType<ParallelOp>();
   int64_t rank =
       cast<ShapedType>(parallel.getOutputs()[0].getType()).getRank();
-  if (getDim() < 0 || getDim() >= rank)
+  int64_t dim = getDim();
+  if (dim < 0 || dim >= rank)
     return emitOpError("index_c1: dim ")
-           << getDim() << " is not a dimension of the " << rank
+           << dim << " is not a dimension of the " << rank
            << "-d iteration space";
   return success();
 }
