@@ -40,10 +40,10 @@ mlirTileCompileOptionsInitDefault(MlirTileCompileOptions *options);
 /// docs/KernelABI.md); each may be called several times with consecutive
 /// chunks. On failure, diagnostics go to the context's handlers and the
 /// result is failure. The callbacks do not own the bytes they are given.
-MLIR_CAPI_EXPORTED MlirLogicalResult mlirTileCompile(
-    MlirModule module, const MlirTileCompileOptions *options,
-    MlirStringCallback binaryCallback, MlirStringCallback metadataCallback,
-    void *userData);
+MLIR_CAPI_EXPORTED MlirLogicalResult
+mlirTileCompile(MlirModule module, const MlirTileCompileOptions *options,
+                MlirStringCallback binaryCallback,
+                MlirStringCallback metadataCallback, void *userData);
 
 #ifdef __cplusplus
 }

@@ -11,7 +11,8 @@
 
 using namespace mlir;
 
-/// Name of the module attribute the tile lowering leaves the launch metadata in.
+/// Name of the module attribute the tile lowering leaves the launch metadata
+/// in.
 static constexpr llvm::StringLiteral kKernelInfoAttr = "tile.kernel_info";
 
 void mlirTileCompileOptionsInitDefault(MlirTileCompileOptions *options) {

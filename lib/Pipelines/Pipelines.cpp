@@ -37,9 +37,9 @@ void tile::buildTileToBinaryPipeline(OpPassManager &pm,
   pm.addPass(createTileFinalizeKernelABI());
   if (format == BinaryFormat::None)
     return;
-  std::string binary = llvm::formatv(
-      "gpu-module-to-binary{{format={0}}",
-      format == BinaryFormat::Cubin ? "bin" : "isa");
+  std::string binary =
+      llvm::formatv("gpu-module-to-binary{{format={0}}",
+                    format == BinaryFormat::Cubin ? "bin" : "isa");
   if (failed(parsePassPipeline(binary, pm)))
     llvm::report_fatal_error("tile: gpu-module-to-binary does not parse");
 }

@@ -24,7 +24,8 @@ static void onMetadata(MlirStringRef s, void *user) {
 }
 
 static MlirModule parse(MlirContext ctx, const char *path) {
-  return mlirModuleCreateParseFromFile(ctx, mlirStringRefCreateFromCString(path));
+  return mlirModuleCreateParseFromFile(ctx,
+                                       mlirStringRefCreateFromCString(path));
 }
 
 int main(int argc, char **argv) {

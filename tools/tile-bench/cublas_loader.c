@@ -70,9 +70,9 @@ int tool_cublas_open(tool_cublas **out, tile_rt_context *ctx, int tf32) {
   const char *candidates[] = {getenv("TILE_CUBLAS"), "libcublas.so.13",
                               "libcublas.so.12", "libcublas.so"};
   char tried[2048] = "";
-  cb->lib = tool_dlopen_first(candidates,
-                              sizeof candidates / sizeof candidates[0],
-                              cb->path, sizeof cb->path, tried, sizeof tried);
+  cb->lib =
+      tool_dlopen_first(candidates, sizeof candidates / sizeof candidates[0],
+                        cb->path, sizeof cb->path, tried, sizeof tried);
   if (!cb->lib) {
     free(cb);
     return tool_fail("cannot open cuBLAS (set TILE_CUBLAS to its path); "

@@ -119,9 +119,9 @@ int tool_cublaslt_open(tool_cublaslt **out, tile_rt_context *ctx) {
   const char *candidates[] = {getenv("TILE_CUBLASLT"), "libcublasLt.so.13",
                               "libcublasLt.so.12", "libcublasLt.so"};
   char tried[2048] = "";
-  lt->lib = tool_dlopen_first(candidates,
-                              sizeof candidates / sizeof candidates[0],
-                              lt->path, sizeof lt->path, tried, sizeof tried);
+  lt->lib =
+      tool_dlopen_first(candidates, sizeof candidates / sizeof candidates[0],
+                        lt->path, sizeof lt->path, tried, sizeof tried);
   if (!lt->lib) {
     free(lt);
     return tool_fail("cannot open cuBLASLt (set TILE_CUBLASLT to its path); "

@@ -13,7 +13,6 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   mlir::tile::registerAllDialects(registry);
   mlir::tile::registerAllPasses();
-  return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "tile-opt: the tile dialect optimizer\n",
-                        registry));
+  return mlir::asMainReturnCode(mlir::MlirOptMain(
+      argc, argv, "tile-opt: the tile dialect optimizer\n", registry));
 }

@@ -13,7 +13,8 @@ MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(Tile, tile);
 
 /// Registers the tile dialect, the upstream dialects its pipelines produce and
 /// their LLVM IR translations into `registry`.
-MLIR_CAPI_EXPORTED void mlirTileRegisterAllDialects(MlirDialectRegistry registry);
+MLIR_CAPI_EXPORTED void
+mlirTileRegisterAllDialects(MlirDialectRegistry registry);
 
 /// Registers the tile passes and the `tile-to-ptx` / `tile-to-cubin` pipelines.
 MLIR_CAPI_EXPORTED void mlirTileRegisterPassesAndPipelines(void);

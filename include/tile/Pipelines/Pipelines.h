@@ -12,9 +12,8 @@ namespace tile {
 
 /// Options of the `tile-to-ptx` and `tile-to-cubin` pipelines.
 struct TileToBinaryOptions : public PassPipelineOptions<TileToBinaryOptions> {
-  PassOptions::Option<std::string> chip{*this, "chip",
-                                        llvm::cl::desc("Target chip"),
-                                        llvm::cl::init("sm_90a")};
+  PassOptions::Option<std::string> chip{
+      *this, "chip", llvm::cl::desc("Target chip"), llvm::cl::init("sm_90a")};
   PassOptions::Option<std::string> features{
       *this, "features",
       llvm::cl::desc("PTX features (the PTX ISA version, e.g. +ptx80)"),

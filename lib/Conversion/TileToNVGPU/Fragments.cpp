@@ -97,9 +97,9 @@ LogicalResult KernelLowering::lowerGlobalCopy(
   for (int64_t d = 0; d < memType.getRank(); ++d)
     dims.push_back(memref::DimOp::create(b, l, view, d));
   for (int64_t d = 0; d < rank; ++d)
-    base.push_back(arith::AddIOp::create(
-        b, l, map.lookup(offsets[lead + d]),
-        layout.threadCoord(b, l, threadId, d)));
+    base.push_back(
+        arith::AddIOp::create(b, l, map.lookup(offsets[lead + d]),
+                              layout.threadCoord(b, l, threadId, d)));
   SmallVector<Value> leadIndices;
   for (int64_t d = 0; d < lead; ++d)
     leadIndices.push_back(map.lookup(offsets[d]));
@@ -154,9 +154,8 @@ LogicalResult KernelLowering::lowerGlobalCopy(
     }
     Value x = memref::LoadOp::create(b, l, f.regs, ValueRange{index(reg)});
     Value y = convert(b, l, x, gType);
-    emitIf(inside, [&] {
-      memref::StoreOp::create(b, l, y, view, indicesAt(coord));
-    });
+    emitIf(inside,
+           [&] { memref::StoreOp::create(b, l, y, view, indicesAt(coord)); });
   };
 
   for (int64_t r = 0; r < layout.numRegs(); r += v) {
@@ -165,12 +164,12 @@ LogicalResult KernelLowering::lowerGlobalCopy(
     SmallVector<Value> coord;
     Value rowsInside;
     for (int64_t d = 0; d < rank; ++d) {
-      coord.push_back(arith::AddIOp::create(b, l, base[d],
-                                            index(layout.regOffset(r)[d])));
+      coord.push_back(
+          arith::AddIOp::create(b, l, base[d], index(layout.regOffset(r)[d])));
       if (d + 1 < rank) {
         Value in = lessThan(coord[d], dims[lead + d]);
-        rowsInside = rowsInside ? arith::AndIOp::create(b, l, rowsInside, in)
-                                : in;
+        rowsInside =
+            rowsInside ? arith::AndIOp::create(b, l, rowsInside, in) : in;
       }
     }
     auto elementInside = [&](int64_t e, SmallVector<Value> &c) {
@@ -252,9 +251,8 @@ static void emitOneShotTmaCopy(KernelLowering &k, CopyOp op) {
     k.emitTmaCopy(op, bars, k.index(0), k.index(0), offsets);
   });
   Value phase = arith::ConstantIntOp::create(b, l, 0, 1);
-  nvgpu::MBarrierTryWaitParityOp::create(b, l, bars, phase,
-                                         k.index(sm90::kMbarrierTicks),
-                                         k.index(0));
+  nvgpu::MBarrierTryWaitParityOp::create(
+      b, l, bars, phase, k.index(sm90::kMbarrierTicks), k.index(0));
 }
 
 /// fragment -> shared: each thread stores its elements at their place in
@@ -273,8 +271,8 @@ static LogicalResult storeToShared(KernelLowering &k, CopyOp op) {
                           "tiles only");
   Type t = cast<SharedType>(op.getDest().getType()).getElementType();
   int64_t eltBytes = p.eltBytes;
-  auto space = gpu::AddressSpaceAttr::get(b.getContext(),
-                                          gpu::AddressSpace::Workgroup);
+  auto space =
+      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
   Value flat = memref::ViewOp::create(
       b, l,
       MemRefType::get({p.stageBytes / eltBytes}, t, MemRefLayoutAttrInterface(),
@@ -309,14 +307,16 @@ static LogicalResult storeToShared(KernelLowering &k, CopyOp op) {
       memref::StoreOp::create(b, l, elements[0], flat, ValueRange{idx});
       continue;
     }
-    Value vec = vector::FromElementsOp::create(
-        b, l, VectorType::get({v}, t), elements);
+    Value vec =
+        vector::FromElementsOp::create(b, l, VectorType::get({v}, t), elements);
     auto store = vector::StoreOp::create(b, l, vec, flat, ValueRange{idx});
     store.setAlignment(v * eltBytes);
   }
   NVVM::FenceProxyOp::create(
-      b, l, NVVM::ProxyKindAttr::get(b.getContext(), NVVM::ProxyKind::async_shared),
-      NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
+      b, l,
+      NVVM::ProxyKindAttr::get(b.getContext(), NVVM::ProxyKind::async_shared),
+      NVVM::SharedSpaceAttr::get(b.getContext(),
+                                 NVVM::SharedSpace::shared_cta));
   gpu::BarrierOp::create(b, l);
   return success();
 }
@@ -345,7 +345,8 @@ LogicalResult KernelLowering::lowerCopy(CopyOp op) {
                             "are not lowered yet");
     Type to_t = cast<FragmentType>(op.getDest().getType()).getElementType();
     for (int64_t r = 0; r < from.layout.numRegs(); ++r) {
-      Value x = memref::LoadOp::create(b, loc(), from.regs, ValueRange{index(r)});
+      Value x =
+          memref::LoadOp::create(b, loc(), from.regs, ValueRange{index(r)});
       memref::StoreOp::create(b, loc(), convert(b, loc(), x, to_t), to.regs,
                               ValueRange{index(r)});
     }

@@ -33,22 +33,20 @@ using namespace mlir::tile;
 
 /// The 64-bit wgmma matrix descriptor of the operand at shared address
 /// `addr` (i64) with the given leading and stride byte offsets.
-static Value makeDescriptor(KernelLowering &k, Value addr,
-                            int64_t leadingBytes, int64_t strideBytes) {
+static Value makeDescriptor(KernelLowering &k, Value addr, int64_t leadingBytes,
+                            int64_t strideBytes) {
   OpBuilder &b = k.b;
   Location l = k.loc();
   Value start = arith::AndIOp::create(
-      b, l,
-      arith::ShRUIOp::create(b, l, addr, k.i64(sm90::kDescAddressShift)),
+      b, l, arith::ShRUIOp::create(b, l, addr, k.i64(sm90::kDescAddressShift)),
       k.i64(sm90::kDescFieldMask));
-  uint64_t fields =
-      (((uint64_t)leadingBytes >> sm90::kDescAddressShift) &
-       sm90::kDescFieldMask)
-          << sm90::kDescLeadingOffsetBit |
-      (((uint64_t)strideBytes >> sm90::kDescAddressShift) &
-       sm90::kDescFieldMask)
-          << sm90::kDescStrideOffsetBit |
-      sm90::kDescSwizzle128B;
+  uint64_t fields = (((uint64_t)leadingBytes >> sm90::kDescAddressShift) &
+                     sm90::kDescFieldMask)
+                        << sm90::kDescLeadingOffsetBit |
+                    (((uint64_t)strideBytes >> sm90::kDescAddressShift) &
+                     sm90::kDescFieldMask)
+                        << sm90::kDescStrideOffsetBit |
+                    sm90::kDescSwizzle128B;
   return arith::OrIOp::create(b, l, start, k.i64((int64_t)fields));
 }
 
@@ -64,7 +62,8 @@ static Value loadStruct(KernelLowering &k, Value regs, int64_t first,
   Location l = k.loc();
   Value s = LLVM::UndefOp::create(b, l, accumulatorStruct(b.getContext(), n));
   for (int64_t i = 0; i < n; ++i) {
-    Value v = memref::LoadOp::create(b, l, regs, ValueRange{k.index(first + i)});
+    Value v =
+        memref::LoadOp::create(b, l, regs, ValueRange{k.index(first + i)});
     s = LLVM::InsertValueOp::create(b, l, s, v, i);
   }
   return s;
@@ -93,12 +92,12 @@ static SmallVector<Value> packRegisterA(KernelLowering &k, Value aRegs,
   Location l = k.loc();
   SmallVector<Value> packed;
   for (int64_t r = 0; r < 4; ++r) {
-    Value lo = memref::LoadOp::create(b, l, aRegs,
-                                      ValueRange{k.index(first + 2 * r)});
+    Value lo =
+        memref::LoadOp::create(b, l, aRegs, ValueRange{k.index(first + 2 * r)});
     Value hi = memref::LoadOp::create(b, l, aRegs,
                                       ValueRange{k.index(first + 2 * r + 1)});
-    Value pair = vector::FromElementsOp::create(
-        b, l, VectorType::get({2}, elt), ValueRange{lo, hi});
+    Value pair = vector::FromElementsOp::create(b, l, VectorType::get({2}, elt),
+                                                ValueRange{lo, hi});
     packed.push_back(
         LLVM::BitcastOp::create(b, l, b.getI32Type(), pair).getResult());
   }
@@ -202,18 +201,17 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
   bool kMajorB = op.getTransposeB();
 
   // This warpgroup's rows of A start rowsPerWarpgroup * 128 B into a panel.
-  Value warpgroup = arith::DivUIOp::create(b, loc(), threadId,
-                                           index(sm90::kWarpgroupSize));
+  Value warpgroup =
+      arith::DivUIOp::create(b, loc(), threadId, index(sm90::kWarpgroupSize));
   Value rowOffset = arith::IndexCastOp::create(
       b, loc(), b.getI64Type(),
       arith::MulIOp::create(b, loc(), warpgroup,
                             index(rowsPerWarpgroup * sm90::kSwizzleBytes)));
-  Value aBase =
-      aInRegisters
-          ? Value()
-          : arith::AddIOp::create(b, loc(), sharedTileAddress(op.getA()),
-                                  rowOffset)
-                .getResult();
+  Value aBase = aInRegisters
+                    ? Value()
+                    : arith::AddIOp::create(
+                          b, loc(), sharedTileAddress(op.getA()), rowOffset)
+                          .getResult();
   Value bBase = sharedTileAddress(op.getB());
 
   bool zeroed = zeroedAccumulators.erase(op.getC());
@@ -248,17 +246,16 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
       bDesc = makeDescriptor(*this, addr, 16, sm90::kSwizzleAtomBytes);
     } else {
       int64_t kRows = kByte / bt.eltBytes;
-      Value addr = arith::AddIOp::create(
-          b, loc(), bBase, i64(kRows * sm90::kSwizzleBytes));
-      bDesc = makeDescriptor(*this, addr, bt.panelBytes(),
-                             sm90::kSwizzleAtomBytes);
+      Value addr = arith::AddIOp::create(b, loc(), bBase,
+                                         i64(kRows * sm90::kSwizzleBytes));
+      bDesc =
+          makeDescriptor(*this, addr, bt.panelBytes(), sm90::kSwizzleAtomBytes);
     }
     for (int64_t mt = 0; mt < mTiles; ++mt) {
       bool scaleD = !(zeroed && kk == 0);
       if (aInRegisters) {
-        accs[mt] = emitRegisterWgmma(*this, accs[mt],
-                                     aPacked[kk * mTiles + mt], bDesc, n, elt,
-                                     scaleD, !kMajorB);
+        accs[mt] = emitRegisterWgmma(*this, accs[mt], aPacked[kk * mTiles + mt],
+                                     bDesc, n, elt, scaleD, !kMajorB);
         continue;
       }
       int64_t aOff = kPanel * a.panelBytes() +
@@ -269,9 +266,8 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
       accs[mt] = NVVM::WgmmaMmaAsyncOp::create(
           b, loc(), accs[mt].getType(), accs[mt], aDesc, bDesc, shape, inType,
           inType, NVVM::WGMMATypes::f32,
-          scaleD ? NVVM::WGMMAScaleOut::one : NVVM::WGMMAScaleOut::zero,
-          one, one,
-          NVVM::MMALayout::row,
+          scaleD ? NVVM::WGMMAScaleOut::one : NVVM::WGMMAScaleOut::zero, one,
+          one, NVVM::MMALayout::row,
           kMajorB ? NVVM::MMALayout::col : NVVM::MMALayout::row,
           NVVM::MMAIntOverflowAttr());
     }

@@ -56,7 +56,8 @@ struct TensorMapPlan {
 
 struct FragmentStorage {
   RegisterLayout layout;
-  Value regs; ///< memref<N x T> per-thread registers (an alloca promoted by SROA)
+  Value
+      regs; ///< memref<N x T> per-thread registers (an alloca promoted by SROA)
 };
 
 /// Emission state for one kernel.
@@ -139,10 +140,11 @@ public:
   /// Shared scratch (byte offset) of reductions that combine across warps.
   DenseMap<Operation *, int64_t> reduceScratch;
 
-  Value threadId;     ///< gpu.thread_id x
-  Value sharedBase;   ///< memref<?xi8, workgroup>: the dynamic shared memory
-  Value sharedAddr;   ///< i64 shared-window address of sharedBase
-  Value currentStage; ///< the ring slot of the pipelined iteration being lowered
+  Value threadId;   ///< gpu.thread_id x
+  Value sharedBase; ///< memref<?xi8, workgroup>: the dynamic shared memory
+  Value sharedAddr; ///< i64 shared-window address of sharedBase
+  Value
+      currentStage; ///< the ring slot of the pipelined iteration being lowered
   /// Accumulators zeroed by a tile.fill right before the tile.gemm that
   /// accumulates into them: the gemm's first wgmma overwrites instead.
   DenseSet<Value> zeroedAccumulators;

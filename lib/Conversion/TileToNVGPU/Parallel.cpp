@@ -27,8 +27,8 @@ static bool sameLayout(const RegisterLayout &a, const RegisterLayout &b) {
 /// One PTX instruction on an f32: `<opcode> $0, $1;`.
 static Value ptxUnary(OpBuilder &b, Location l, StringRef opcode, Value x) {
   auto asmOp = LLVM::InlineAsmOp::create(
-      b, l, b.getF32Type(), ValueRange{x}, (opcode + " $0, $1;").str(),
-      "=f,f", /*has_side_effects=*/false, /*is_align_stack=*/false,
+      b, l, b.getF32Type(), ValueRange{x}, (opcode + " $0, $1;").str(), "=f,f",
+      /*has_side_effects=*/false, /*is_align_stack=*/false,
       LLVM::tailcallkind::TailCallKind::None,
       LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
       ArrayAttr());
@@ -45,13 +45,11 @@ static Value emitFastMath(OpBuilder &b, Operation &op, IRMapping &local) {
     return Value();
   Location l = op.getLoc();
   if (isa<math::Exp2Op>(op))
-    return ptxUnary(b, l, "ex2.approx.ftz.f32",
-                    local.lookup(op.getOperand(0)));
+    return ptxUnary(b, l, "ex2.approx.ftz.f32", local.lookup(op.getOperand(0)));
   if (isa<math::ExpOp>(op)) {
-    Value log2e =
-        arith::ConstantOp::create(b, l, b.getF32FloatAttr(M_LOG2E));
-    Value x = arith::MulFOp::create(b, l, local.lookup(op.getOperand(0)),
-                                    log2e);
+    Value log2e = arith::ConstantOp::create(b, l, b.getF32FloatAttr(M_LOG2E));
+    Value x =
+        arith::MulFOp::create(b, l, local.lookup(op.getOperand(0)), log2e);
     return ptxUnary(b, l, "ex2.approx.ftz.f32", x);
   }
   if (isa<math::TanhOp>(op))
@@ -106,22 +104,21 @@ LogicalResult KernelLowering::lowerParallel(ParallelOp op, CopyOp store) {
   auto emitRegister = [&](int64_t r) {
     IRMapping local;
     for (size_t i = 0; i < numIns; ++i) {
-      int64_t reg = dropped[i] < 0
-                        ? r
-                        : layout.sliceRegister(r, dropped[i], sliced[i]);
-      local.map(body.getArgument(i),
-                memref::LoadOp::create(b, l, ins[i]->regs,
-                                       ValueRange{index(reg)}));
+      int64_t reg =
+          dropped[i] < 0 ? r : layout.sliceRegister(r, dropped[i], sliced[i]);
+      local.map(
+          body.getArgument(i),
+          memref::LoadOp::create(b, l, ins[i]->regs, ValueRange{index(reg)}));
     }
     for (auto [j, o] : llvm::enumerate(outs))
       local.map(body.getArgument(numIns + j),
                 memref::LoadOp::create(b, l, o->regs, ValueRange{index(r)}));
     for (Operation &inner : body.without_terminator()) {
       if (auto idx = dyn_cast<IndexOp>(inner)) {
-        local.map(idx.getResult(),
-                  arith::AddIOp::create(
-                      b, l, threadCoords[idx.getDim()],
-                      index(layout.regOffset(r)[idx.getDim()])));
+        local.map(
+            idx.getResult(),
+            arith::AddIOp::create(b, l, threadCoords[idx.getDim()],
+                                  index(layout.regOffset(r)[idx.getDim()])));
         continue;
       }
       // Values from outside the body come from the kernel's mapping.

@@ -70,7 +70,8 @@ LogicalResult KernelLowering::lowerPipelined(PipelinedOp op) {
   for (CopyOp copy : loads)
     for (Value offset : copy.getSourceOffsets())
       if (Operation *def = offset.getDefiningOp();
-          def && def->getBlock() == &body && (!isPure(def) || def->getNumRegions()))
+          def && def->getBlock() == &body &&
+          (!isPure(def) || def->getNumRegions()))
         return copy.emitOpError("the offsets of a pipelined copy must be pure "
                                 "functions of the iteration");
 
@@ -92,8 +93,8 @@ LogicalResult KernelLowering::lowerPipelined(PipelinedOp op) {
     }
     return success();
   }
-  Value span = arith::MaxSIOp::create(
-      b, l, arith::SubIOp::create(b, l, ub, lb), index(0));
+  Value span = arith::MaxSIOp::create(b, l, arith::SubIOp::create(b, l, ub, lb),
+                                      index(0));
   Value numIters = arith::CeilDivSIOp::create(b, l, span, step);
   Value cStages = index(stages);
 
@@ -101,8 +102,8 @@ LogicalResult KernelLowering::lowerPipelined(PipelinedOp op) {
       ctx, gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup),
       stages);
   Value bars = nvgpu::MBarrierCreateOp::create(b, l, barType);
-  Value isLeader = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
-                                         threadId, index(0));
+  Value isLeader =
+      arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, threadId, index(0));
   SmallVector<unsigned> usedMaps;
   for (CopyOp copy : loads)
     if (!llvm::is_contained(usedMaps, copyTensorMap.lookup(copy)))
@@ -117,8 +118,8 @@ LogicalResult KernelLowering::lowerPipelined(PipelinedOp op) {
 
   // Issues the loads of iteration `iter` into ring slot `slot` (leader only).
   auto issue = [&](Value slot, Value iter) -> LogicalResult {
-    Value iv = arith::AddIOp::create(
-        b, l, lb, arith::MulIOp::create(b, l, iter, step));
+    Value iv = arith::AddIOp::create(b, l, lb,
+                                     arith::MulIOp::create(b, l, iter, step));
     nvgpu::MBarrierArriveExpectTxOp::create(b, l, bars, index(txBytes), slot,
                                             Value());
     for (CopyOp copy : loads) {
@@ -141,8 +142,8 @@ LogicalResult KernelLowering::lowerPipelined(PipelinedOp op) {
   LogicalResult status = success();
   emitIf(isLeader, [&] {
     emitFor(index(0), cStages, [&](Value s) {
-      Value live = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, s,
-                                         numIters);
+      Value live =
+          arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, s, numIters);
       emitIf(live, [&] { status = issue(s, s); });
     });
   });
@@ -160,9 +161,9 @@ LogicalResult KernelLowering::lowerPipelined(PipelinedOp op) {
       b, l, b.getI1Type(), arith::RemUIOp::create(b, l, round, index(2)));
   nvgpu::MBarrierTryWaitParityOp::create(b, l, bars, parity,
                                          index(sm90::kMbarrierTicks), slot);
-  map.map(body.getArgument(0),
-          arith::AddIOp::create(b, l, lb,
-                                arith::MulIOp::create(b, l, it, step)));
+  map.map(
+      body.getArgument(0),
+      arith::AddIOp::create(b, l, lb, arith::MulIOp::create(b, l, it, step)));
   currentStage = slot;
   if (failed(lowerBlock(body)))
     return failure();

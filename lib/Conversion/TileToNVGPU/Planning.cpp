@@ -102,8 +102,8 @@ LogicalResult KernelLowering::planSharedTiles() {
         TensorMapPlan t;
         t.arg = arg;
         t.rank = rank;
-        t.elementType = cast<SharedType>(copy.getDest().getType())
-                            .getElementType();
+        t.elementType =
+            cast<SharedType>(copy.getDest().getType()).getElementType();
         t.boxCols = p.panelCols;
         t.boxRows = p.rows;
         auto box = MemRefType::get(
@@ -135,8 +135,8 @@ int64_t KernelLowering::reserveShared(int64_t bytes) {
 LogicalResult KernelLowering::planFragments() {
   for (auto alloc : kernel.getBodyBlock().getOps<AllocFragmentOp>()) {
     Attribute attr = alloc.getLayout() ? *alloc.getLayout() : Attribute();
-    FailureOr<RegisterLayout> layout = RegisterLayout::get(
-        attr, alloc.getType().getShape(), threads, alloc);
+    FailureOr<RegisterLayout> layout =
+        RegisterLayout::get(attr, alloc.getType().getShape(), threads, alloc);
     if (failed(layout))
       return failure();
     fragments[alloc.getResult()] = FragmentStorage{*layout, Value()};
@@ -145,8 +145,8 @@ LogicalResult KernelLowering::planFragments() {
     auto src = fragments.find(reduce.getSource());
     if (src == fragments.end())
       return WalkResult::advance();
-    int64_t positions = 1 << src->second.layout.warpBitsAlong(reduce.getDim())
-                                 .size();
+    int64_t positions =
+        1 << src->second.layout.warpBitsAlong(reduce.getDim()).size();
     if (positions == 1)
       return WalkResult::advance();
     int64_t kept = reduce.getDest().getType().getNumElements();
@@ -195,7 +195,8 @@ LogicalResult KernelLowering::planGemms() {
                    : MmaLayoutAttr();
     if (!mma || mma.getWarpgroups() != warpgroups)
       return fail("the accumulator must have the layout #tile.mma<warpgroups "
-                  "= " + Twine(warpgroups) + ">");
+                  "= " +
+                  Twine(warpgroups) + ">");
     if (!sharedTiles.count(gemm.getB()))
       return fail("B must be a tile.alloc_shared tile");
     if (isa<FragmentType>(gemm.getA().getType())) {
@@ -207,7 +208,8 @@ LogicalResult KernelLowering::planGemms() {
                       : MmaLayoutAttr();
       if (!aMma || aMma.getWarpgroups() != warpgroups)
         return fail("a fragment A must have the layout #tile.mma<warpgroups "
-                    "= " + Twine(warpgroups) + ">, as an accumulator has");
+                    "= " +
+                    Twine(warpgroups) + ">, as an accumulator has");
       int64_t k = cast<FragmentType>(gemm.getA().getType()).getShape()[1];
       if (k % 16 != 0)
         return fail("a fragment A needs K (" + Twine(k) +

@@ -77,8 +77,8 @@ LogicalResult KernelLowering::lowerReduce(ReduceOp op) {
   for (int64_t mask : src.layout.laneMasksAlong(dim)) {
     Value offset = arith::ConstantIntOp::create(b, l, mask, 32);
     for (Value &a : acc) {
-      auto shuffle = gpu::ShuffleOp::create(b, l, a, offset, width,
-                                            gpu::ShuffleMode::XOR);
+      auto shuffle =
+          gpu::ShuffleOp::create(b, l, a, offset, width, gpu::ShuffleMode::XOR);
       a = combine(b, l, kind, a, shuffle.getShuffleResult());
     }
   }
@@ -90,10 +90,10 @@ LogicalResult KernelLowering::lowerReduce(ReduceOp op) {
     int64_t elements = op.getDest().getType().getNumElements();
     int64_t eltBytes = t.getIntOrFloatBitWidth() / 8;
     Value scratchOffset = index(reduceScratch.lookup(op));
-    auto scratchType = MemRefType::get(
-        {positions, elements}, t, MemRefLayoutAttrInterface(),
-        gpu::AddressSpaceAttr::get(b.getContext(),
-                                   gpu::AddressSpace::Workgroup));
+    auto scratchType =
+        MemRefType::get({positions, elements}, t, MemRefLayoutAttrInterface(),
+                        gpu::AddressSpaceAttr::get(
+                            b.getContext(), gpu::AddressSpace::Workgroup));
     (void)eltBytes;
     Value scratch = memref::ViewOp::create(b, l, scratchType, sharedBase,
                                            scratchOffset, ValueRange{});
@@ -104,8 +104,7 @@ LogicalResult KernelLowering::lowerReduce(ReduceOp op) {
       Value set = arith::AndIOp::create(
           b, l, arith::ShRUIOp::create(b, l, warp, index(bit)), index(1));
       position = arith::AddIOp::create(
-          b, l, position,
-          arith::ShLIOp::create(b, l, set, index(j)));
+          b, l, position, arith::ShLIOp::create(b, l, set, index(j)));
     }
     int64_t laneMask = 0;
     for (int64_t m : src.layout.laneMasksAlong(dim))
@@ -130,7 +129,8 @@ LogicalResult KernelLowering::lowerReduce(ReduceOp op) {
     gpu::BarrierOp::create(b, l); // earlier readers of the scratch are done
     emitIf(leader, [&] {
       for (auto [s, a] : llvm::enumerate(acc))
-        memref::StoreOp::create(b, l, a, scratch, ValueRange{position, keys[s]});
+        memref::StoreOp::create(b, l, a, scratch,
+                                ValueRange{position, keys[s]});
     });
     gpu::BarrierOp::create(b, l);
     for (auto [s, a] : llvm::enumerate(acc)) {

@@ -32,8 +32,8 @@ static RegisterLayout mmaLayout(int64_t rows, int64_t cols,
     l.warpBases.push_back({rowsPerGroup * g, 0});
   for (int64_t mt = 0; mt < rowsPerGroup / sm90::kWgmmaM; ++mt)
     for (int64_t i = 0; i < cols / 2; ++i)
-      l.regOffsets.push_back({mt * sm90::kWgmmaM + 8 * ((i >> 1) & 1),
-                              8 * (i >> 2) + (i & 1)});
+      l.regOffsets.push_back(
+          {mt * sm90::kWgmmaM + 8 * ((i >> 1) & 1), 8 * (i >> 2) + (i & 1)});
   return l;
 }
 
@@ -92,8 +92,8 @@ FailureOr<RegisterLayout> RegisterLayout::get(Attribute attr,
         g * sm90::kWarpgroupSize != threads ||
         shape[0] % (g * sm90::kWgmmaM) != 0 || shape[1] % 8 != 0)
       return op->emitOpError("cannot lay out ")
-             << shape[0] << "x" << (shape.size() > 1 ? shape[1] : 1)
-             << " with " << attr << " in a block of " << threads
+             << shape[0] << "x" << (shape.size() > 1 ? shape[1] : 1) << " with "
+             << attr << " in a block of " << threads
              << " threads: rows must be a multiple of 64 per warpgroup, "
                 "columns of 8, and the block exactly the warpgroups";
     return mmaLayout(shape[0], shape[1], g);
@@ -109,7 +109,8 @@ FailureOr<RegisterLayout> RegisterLayout::get(Attribute attr,
     }
     bool fits = pow2 && warpCount == warps;
     for (int64_t d = 0; d < rank && fits; ++d) {
-      int64_t foot = lanes[d] * ws[d] * (d == rank - 1 ? blocked.getVector() : 1);
+      int64_t foot =
+          lanes[d] * ws[d] * (d == rank - 1 ? blocked.getVector() : 1);
       fits = shape[d] % foot == 0;
     }
     if (!fits)
@@ -154,9 +155,8 @@ Value RegisterLayout::threadCoord(OpBuilder &b, Location loc, Value tid,
         continue;
       Value bit = arith::AndIOp::create(
           b, loc, arith::ShRUIOp::create(b, loc, index, c(k)), c(1));
-      sum = arith::AddIOp::create(b, loc, sum,
-                                  arith::MulIOp::create(b, loc, bit,
-                                                        c(base[dim])));
+      sum = arith::AddIOp::create(
+          b, loc, sum, arith::MulIOp::create(b, loc, bit, c(base[dim])));
     }
   };
   addBits(lane, laneBases);

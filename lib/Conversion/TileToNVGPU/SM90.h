@@ -1,4 +1,5 @@
-//===- SM90.h - Hopper (sm_90a) hardware facts used by the lowering -*- C++ -*-===//
+//===- SM90.h - Hopper (sm_90a) hardware facts used by the lowering -*- C++
+//-*-===//
 //
 // Every number the sm_90a lowering relies on, with where it comes from.
 //

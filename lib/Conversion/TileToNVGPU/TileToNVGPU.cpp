@@ -190,8 +190,7 @@ LogicalResult KernelLowering::emit() {
   func = gpu::GPUFuncOp::create(b, loc(), kernel.getSymName(),
                                 b.getFunctionType(params, {}));
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
-  func.setKnownBlockSizeAttr(
-      b.getDenseI32ArrayAttr({(int32_t)threads, 1, 1}));
+  func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr({(int32_t)threads, 1, 1}));
   if (!tensorMapParams.empty())
     func->setAttr(kTensorMapArgsAttr, b.getDenseI64ArrayAttr(tensorMapParams));
   if (std::optional<int64_t> blocks = kernel.getMinBlocksPerSm())
@@ -235,25 +234,25 @@ LogicalResult KernelLowering::emit() {
     map.map(kernelArg, view);
   }
   for (auto [t, p] : llvm::zip(tensorMaps, tensorMapParams))
-    t.descriptor = UnrealizedConversionCastOp::create(
-                       b, loc(), TypeRange{t.type},
-                       ValueRange{entry.getArgument(p)})
-                       .getResult(0);
+    t.descriptor =
+        UnrealizedConversionCastOp::create(b, loc(), TypeRange{t.type},
+                                           ValueRange{entry.getArgument(p)})
+            .getResult(0);
 
   threadId = gpu::ThreadIdOp::create(b, loc(), gpu::Dimension::x);
   auto workgroup =
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   auto symbolType = MemRefType::get({0}, b.getI8Type(),
                                     MemRefLayoutAttrInterface(), workgroup);
-  Value symbol = memref::GetGlobalOp::create(b, loc(), symbolType,
-                                             kSharedMemorySymbol);
+  Value symbol =
+      memref::GetGlobalOp::create(b, loc(), symbolType, kSharedMemorySymbol);
   sharedBase = memref::CastOp::create(
       b, loc(),
       MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
                       MemRefLayoutAttrInterface(), workgroup),
       symbol);
-  Value addr = memref::ExtractAlignedPointerAsIndexOp::create(b, loc(),
-                                                              sharedBase);
+  Value addr =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc(), sharedBase);
   sharedAddr = arith::IndexCastOp::create(b, loc(), b.getI64Type(), addr);
   for (auto &[value, storage] : fragments) {
     Type elt = cast<FragmentType>(value.getType()).getElementType();
@@ -312,8 +311,8 @@ struct ConvertTileToNVGPUPass
     }
     OpBuilder b(module.getContext());
     b.setInsertionPointToEnd(module.getBody());
-    auto gpuModule = gpu::GPUModuleOp::create(b, module.getLoc(),
-                                              kKernelModuleName);
+    auto gpuModule =
+        gpu::GPUModuleOp::create(b, module.getLoc(), kKernelModuleName);
     b.setInsertionPointToStart(&gpuModule.getBodyRegion().front());
     auto workgroup = gpu::AddressSpaceAttr::get(b.getContext(),
                                                 gpu::AddressSpace::Workgroup);

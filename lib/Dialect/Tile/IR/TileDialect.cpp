@@ -36,8 +36,9 @@ static void printTileShape(AsmPrinter &printer, ArrayRef<int64_t> shape,
 #include "tile/Dialect/Tile/IR/TileTypes.cpp.inc"
 
 /// Shared by both tile types: a tile is a non-empty static box of scalars.
-static LogicalResult verifyTileType(function_ref<InFlightDiagnostic()> emitError,
-                                    ArrayRef<int64_t> shape, Type elementType) {
+static LogicalResult
+verifyTileType(function_ref<InFlightDiagnostic()> emitError,
+               ArrayRef<int64_t> shape, Type elementType) {
   if (shape.empty() || shape.size() > 3)
     return emitError() << "a tile has rank 1 to 3, got rank " << shape.size();
   for (int64_t d : shape)

@@ -167,8 +167,8 @@ LogicalResult KernelOp::verify() {
            << type.getNumResults() << " results";
   Block &block = getBodyBlock();
   if (block.getNumArguments() != type.getNumInputs())
-    return emitOpError("expects ") << type.getNumInputs()
-                                   << " body arguments, one per kernel argument";
+    return emitOpError("expects ")
+           << type.getNumInputs() << " body arguments, one per kernel argument";
   for (auto [i, t] : llvm::enumerate(type.getInputs())) {
     if (block.getArgument(i).getType() != t)
       return emitOpError("body argument #") << i << " must have type " << t;
@@ -181,7 +181,8 @@ LogicalResult KernelOp::verify() {
     }
     if (!t.isInteger(32) && !t.isInteger(64) && !t.isF32())
       return emitOpError("kernel_c4: argument #")
-             << i << " must be a memref or an i32, i64 or f32 scalar, got " << t;
+             << i << " must be a memref or an i32, i64 or f32 scalar, got "
+             << t;
   }
   unsigned n = getNumGridDims();
   if (n < 1 || n > 3 || getGridDims().size() != n || getGridTiles().size() != n)
@@ -243,9 +244,10 @@ LogicalResult BlockIdOp::verify() {
 static LogicalResult verifyAllocPlacement(Operation *op) {
   Operation *parent = op->getParentOp();
   if (!isa_and_nonnull<KernelOp>(parent))
-    return op->emitOpError(
-        "alloc_c1: tiles are allocated directly in a tile.kernel body, not in ")
-           << (parent ? parent->getName().getStringRef() : StringRef("nothing"));
+    return op->emitOpError("alloc_c1: tiles are allocated directly in a "
+                           "tile.kernel body, not in ")
+           << (parent ? parent->getName().getStringRef()
+                      : StringRef("nothing"));
   return success();
 }
 
@@ -302,13 +304,11 @@ LogicalResult AllocFragmentOp::verify() {
 
 LogicalResult IndexOp::verify() {
   auto parallel = (*this)->getParentOfType<ParallelOp>();
-  int64_t rank =
-      cast<ShapedType>(parallel.getOutputs()[0].getType()).getRank();
+  int64_t rank = cast<ShapedType>(parallel.getOutputs()[0].getType()).getRank();
   int64_t dim = getDim();
   if (dim < 0 || dim >= rank)
-    return emitOpError("index_c1: dim ")
-           << dim << " is not a dimension of the " << rank
-           << "-d iteration space";
+    return emitOpError("index_c1: dim ") << dim << " is not a dimension of the "
+                                         << rank << "-d iteration space";
   return success();
 }
 
@@ -499,7 +499,8 @@ LogicalResult ParallelOp::verify() {
   Block &body = getBody().front();
   if (body.getNumArguments() != operands.size())
     return emitOpError("parallel_c3: the body takes ")
-           << operands.size() << " element arguments (inputs then outputs), got "
+           << operands.size()
+           << " element arguments (inputs then outputs), got "
            << body.getNumArguments();
   for (auto [i, v] : llvm::enumerate(operands)) {
     Type elt = cast<ShapedType>(v.getType()).getElementType();

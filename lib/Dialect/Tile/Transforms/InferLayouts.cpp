@@ -58,8 +58,7 @@ LogicalResult LayoutSolver::require(Value frag, Attribute layout,
   if (it->second == layout)
     return success();
   InFlightDiagnostic d = op->emitOpError("layout conflict: this op needs ")
-                         << layout << " for a fragment that has "
-                         << it->second;
+                         << layout << " for a fragment that has " << it->second;
   if (Operation *first = setBy.lookup(frag))
     d.attachNote(first->getLoc()) << "layout set here";
   return d;
@@ -85,8 +84,7 @@ LogicalResult LayoutSolver::propagate(bool &changed) {
       Attribute src = layouts.lookup(reduce.getSource());
       if (!src)
         return WalkResult::advance();
-      auto slice =
-          SliceLayoutAttr::get(op->getContext(), reduce.getDim(), src);
+      auto slice = SliceLayoutAttr::get(op->getContext(), reduce.getDim(), src);
       return failed(require(reduce.getDest(), slice, op))
                  ? WalkResult::interrupt()
                  : WalkResult::advance();
@@ -131,8 +129,8 @@ LogicalResult LayoutSolver::propagate(bool &changed) {
                "the identity without one dimension (a broadcast)";
         return WalkResult::interrupt();
       }
-      Attribute l = *dim < 0 ? out
-                             : SliceLayoutAttr::get(op->getContext(), *dim, out);
+      Attribute l =
+          *dim < 0 ? out : SliceLayoutAttr::get(op->getContext(), *dim, out);
       if (failed(require(v, l, op)))
         return WalkResult::interrupt();
     }
@@ -227,8 +225,7 @@ LogicalResult LayoutSolver::run() {
 }
 
 namespace {
-struct InferLayoutsPass
-    : tile::impl::TileInferLayoutsBase<InferLayoutsPass> {
+struct InferLayoutsPass : tile::impl::TileInferLayoutsBase<InferLayoutsPass> {
   void runOnOperation() override {
     for (auto kernel : getOperation().getOps<KernelOp>())
       if (failed(LayoutSolver(kernel).run()))
