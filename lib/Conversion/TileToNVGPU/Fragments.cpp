@@ -158,6 +158,58 @@ LogicalResult KernelLowering::lowerGlobalCopy(
            [&] { memref::StoreOp::create(b, l, y, view, indicesAt(coord)); });
   };
 
+  // Without work interleaved between the groups, test once whether the
+  // whole tile is inside the memref and aligned: then every group is one
+  // unmasked vector access, and only tiles at the edges take the masked
+  // element-by-element path below (no branch per group in the common case,
+  // and less code for ptxas to schedule).
+  std::optional<OpBuilder::InsertionGuard> fastPathGuard;
+  if (v > 1 && !beforeGroup) {
+    Value inside = aligned;
+    for (int64_t d = 0; d < rank; ++d) {
+      Value end = arith::AddIOp::create(b, l, map.lookup(offsets[lead + d]),
+                                        index(layout.shape[d]));
+      inside = arith::AndIOp::create(
+          b, l, inside,
+          arith::CmpIOp::create(b, l, arith::CmpIPredicate::ule, end,
+                                dims[lead + d]));
+    }
+    auto split = scf::IfOp::create(b, l, inside, /*withElseRegion=*/true);
+    fastPathGuard.emplace(b);
+    b.setInsertionPoint(split.thenYield());
+    auto vecType = VectorType::get({v}, gType);
+    int64_t alignment = v * gType.getIntOrFloatBitWidth() / 8;
+    for (int64_t r = 0; r < layout.numRegs(); r += v) {
+      SmallVector<Value> coord;
+      for (int64_t d = 0; d < rank; ++d)
+        coord.push_back(arith::AddIOp::create(b, l, base[d],
+                                              index(layout.regOffset(r)[d])));
+      if (load) {
+        auto vec =
+            vector::LoadOp::create(b, l, vecType, view, indicesAt(coord));
+        vec.setAlignment(alignment);
+        for (int64_t e = 0; e < v; ++e)
+          memref::StoreOp::create(
+              b, l,
+              convert(b, l, vector::ExtractOp::create(b, l, vec, e), fType),
+              f.regs, ValueRange{index(r + e)});
+        continue;
+      }
+      SmallVector<Value> elements;
+      for (int64_t e = 0; e < v; ++e)
+        elements.push_back(convert(
+            b, l,
+            memref::LoadOp::create(b, l, f.regs, ValueRange{index(r + e)}),
+            gType));
+      auto store = vector::StoreOp::create(
+          b, l, vector::FromElementsOp::create(b, l, vecType, elements), view,
+          indicesAt(coord));
+      store.setAlignment(alignment);
+    }
+    b.setInsertionPoint(split.elseYield());
+    v = 1; // at the edges: element by element, masked
+  }
+
   for (int64_t r = 0; r < layout.numRegs(); r += v) {
     if (beforeGroup)
       beforeGroup(r, v);
