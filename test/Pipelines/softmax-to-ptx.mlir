@@ -1,0 +1,18 @@
+// RUN: tile-opt %tile_src_root/kernels/softmax.mlir --tile-to-ptx | FileCheck %s
+
+// The softmax kernels compile: 16-byte global loads and stores, butterfly
+// shuffles for the row reductions, barriers only for those across warps,
+// ex2.approx for exp, and 4 resident blocks asked of the one-pass kernels.
+// CHECK: gpu.binary @tile_kernels
+// CHECK-DAG: .entry softmax_n1024_f16(
+// CHECK-DAG: .entry softmax_n4096_f16(
+// CHECK-DAG: .entry softmax_n8192_f16(
+// CHECK-DAG: .entry softmax_n32768_f16(
+// CHECK-DAG: .entry softmax_f16(
+// CHECK-DAG: .entry softmax_bf16(
+// CHECK-DAG: .minnctapersm 4
+// CHECK-DAG: ld.global.v4.b32
+// CHECK-DAG: st.global.v4.b32
+// CHECK-DAG: shfl.sync.bfly.b32
+// CHECK-DAG: ex2.approx.ftz.f32
+// CHECK-DAG: bar.sync
