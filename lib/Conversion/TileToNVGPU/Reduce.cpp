@@ -88,13 +88,11 @@ LogicalResult KernelLowering::lowerReduce(ReduceOp op) {
   if (!warpBits.empty()) {
     int64_t positions = 1 << warpBits.size();
     int64_t elements = op.getDest().getType().getNumElements();
-    int64_t eltBytes = t.getIntOrFloatBitWidth() / 8;
     Value scratchOffset = index(reduceScratch.lookup(op));
     auto scratchType =
         MemRefType::get({positions, elements}, t, MemRefLayoutAttrInterface(),
                         gpu::AddressSpaceAttr::get(
                             b.getContext(), gpu::AddressSpace::Workgroup));
-    (void)eltBytes;
     Value scratch = memref::ViewOp::create(b, l, scratchType, sharedBase,
                                            scratchOffset, ValueRange{});
     Value lane = arith::RemUIOp::create(b, l, threadId, index(sm90::kWarpSize));

@@ -8,14 +8,15 @@
 #ifndef TILE_LIB_CONVERSION_TILETONVGPU_SM90_H
 #define TILE_LIB_CONVERSION_TILETONVGPU_SM90_H
 
+#include "tile/Dialect/Tile/IR/TileHardware.h"
+
 #include <cstdint>
 
 namespace mlir::tile::sm90 {
 
-/// Threads of a warp, and of a warpgroup (PTX ISA 9.7.15: four consecutive
-/// warps issue one wgmma together).
-constexpr int64_t kWarpSize = 32;
-constexpr int64_t kWarpgroupSize = 128;
+/// Threads of a warp and of a warpgroup (the dialect's facts).
+constexpr int64_t kWarpSize = tile::kWarpSize;
+constexpr int64_t kWarpgroupSize = tile::kWarpgroupSize;
 
 /// wgmma shapes (PTX ISA 9.7.15.5): M is 64 per instruction, K is 32 bytes
 /// (16 f16/bf16), N a multiple of 8 up to 256.

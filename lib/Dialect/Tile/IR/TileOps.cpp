@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Dialect/Tile/IR/TileOps.h"
+#include "tile/Dialect/Tile/IR/TileHardware.h"
 
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/OpImplementation.h"
@@ -15,8 +16,6 @@ using namespace mlir;
 using namespace mlir::tile;
 
 #include "tile/Dialect/Tile/IR/TileEnums.cpp.inc"
-
-static constexpr int64_t kWarpSize = 32;
 
 //===----------------------------------------------------------------------===//
 // KernelOp

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tile/Dialect/Tile/IR/TileHardware.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 
@@ -21,8 +22,6 @@ using namespace mlir;
 using namespace mlir::tile;
 
 namespace {
-constexpr int64_t kWarpSize = 32;
-constexpr int64_t kWarpgroupSize = 128;
 /// Bytes of one vectorised global access (ld.global.v4.b32).
 constexpr int64_t kVectorBytes = 16;
 
