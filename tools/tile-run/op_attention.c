@@ -264,15 +264,10 @@ static void attn_shape(char *buf, size_t n, const attn_problem *p) {
 static int attn_check_run(const tool_op_env *env, const attn_problem *p,
                           tile_rt_stream *stream) {
   size_t count = p->out_bytes / tile_rt_dtype_size(p->out_type);
-  tile_rt_status st = tool_poison(env->ctx, p->o, p->out_type, count);
-  if (st != TILE_RT_SUCCESS)
-    return tool_rt_fail("poisoning the output", st);
   attn_launcher l = {env->kernel, p};
-  if (attn_launch(&l, 0, stream) != 0)
+  if (tool_run_poisoned(env->ctx, stream, p->o, p->out_type, count, attn_launch,
+                        &l, env->run->timeout_s) != 0)
     return 1;
-  if ((st = tile_rt_stream_synchronize(env->ctx, stream,
-                                       env->run->timeout_s)) != TILE_RT_SUCCESS)
-    return tool_rt_fail("running", st);
   tool_check r;
   if (attn_check(&r, p) != 0)
     return 1;

@@ -40,16 +40,11 @@ static void gemm_shape(char *buf, size_t n, const gemm_problem *p) {
 
 static int gemm_check_run(const tool_op_env *env, const char *op,
                           const gemm_problem *p, tile_rt_stream *stream) {
-  tile_rt_status st =
-      tool_poison(env->ctx, p->c, p->c_type, (size_t)(p->m * p->n));
-  if (st != TILE_RT_SUCCESS)
-    return tool_rt_fail("poisoning the output", st);
   gemm_launcher l = {env->kernel, p};
-  if (gemm_launch(&l, 0, stream) != 0)
+  if (tool_run_poisoned(env->ctx, stream, p->c, p->c_type,
+                        (size_t)(p->m * p->n), gemm_launch, &l,
+                        env->run->timeout_s) != 0)
     return 1;
-  if ((st = tile_rt_stream_synchronize(env->ctx, stream,
-                                       env->run->timeout_s)) != TILE_RT_SUCCESS)
-    return tool_rt_fail("running", st);
   tool_check r;
   if (gemm_problem_check(&r, p, p->c) != 0)
     return 1;

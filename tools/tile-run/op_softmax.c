@@ -30,16 +30,11 @@ static int softmax_launch(void *user, int set, tile_rt_stream *stream) {
 
 static int softmax_check_run(const tool_op_env *env, const softmax_problem *p,
                              tile_rt_stream *stream) {
-  tile_rt_status st =
-      tool_poison(env->ctx, p->y, p->y_type, (size_t)(p->m * p->n));
-  if (st != TILE_RT_SUCCESS)
-    return tool_rt_fail("poisoning the output", st);
   softmax_launcher l = {env->kernel, p};
-  if (softmax_launch(&l, 0, stream) != 0)
+  if (tool_run_poisoned(env->ctx, stream, p->y, p->y_type,
+                        (size_t)(p->m * p->n), softmax_launch, &l,
+                        env->run->timeout_s) != 0)
     return 1;
-  if ((st = tile_rt_stream_synchronize(env->ctx, stream,
-                                       env->run->timeout_s)) != TILE_RT_SUCCESS)
-    return tool_rt_fail("running", st);
   tool_check r;
   if (softmax_problem_check(&r, p, p->y) != 0)
     return 1;
