@@ -9,6 +9,7 @@
 
 #include "cublas_loader.h"
 
+#include "cuda_dtype.h"
 #include "host_util.h"
 
 #include <cublas_api.h>
@@ -128,17 +129,6 @@ const char *tool_cublas_path(const tool_cublas *cb) { return cb->path; }
 
 int tool_cublas_version(const tool_cublas *cb) { return cb->version; }
 
-static cudaDataType tool_cuda_type(tile_rt_dtype t) {
-  switch (t) {
-  case TILE_RT_F16:
-    return CUDA_R_16F;
-  case TILE_RT_BF16:
-    return CUDA_R_16BF;
-  default:
-    return CUDA_R_32F;
-  }
-}
-
 int tool_cublas_gemm(tool_cublas *cb, const gemm_problem *p, int set,
                      tile_rt_deviceptr c, void *stream) {
   cublasStatus_t s = cb->set_stream(cb->handle, (cudaStream_t)stream);
@@ -156,10 +146,11 @@ int tool_cublas_gemm(tool_cublas *cb, const gemm_problem *p, int set,
                                     : CUBLAS_COMPUTE_32F;
   s = cb->gemm_ex(cb->handle, op_b, CUBLAS_OP_N, m, n, k, &alpha,
                   (const void *)(uintptr_t)gemm_problem_b(p, set),
-                  tool_cuda_type(p->b_type), ldb,
+                  tool_cuda_data_type(p->b_type), ldb,
                   (const void *)(uintptr_t)gemm_problem_a(p, set),
-                  tool_cuda_type(p->a_type), k, &beta, (void *)(uintptr_t)c,
-                  tool_cuda_type(p->c_type), m, compute, CUBLAS_GEMM_DEFAULT);
+                  tool_cuda_data_type(p->a_type), k, &beta,
+                  (void *)(uintptr_t)c, tool_cuda_data_type(p->c_type), m,
+                  compute, CUBLAS_GEMM_DEFAULT);
   if (s != CUBLAS_STATUS_SUCCESS)
     return tool_fail("cublasGemmEx (M=%lld N=%lld K=%lld) failed: %d (%s)",
                      (long long)p->m, (long long)p->n, (long long)p->k, (int)s,

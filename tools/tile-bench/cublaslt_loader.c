@@ -9,6 +9,7 @@
 
 #include "cublaslt_loader.h"
 
+#include "cuda_dtype.h"
 #include "host_util.h"
 
 #include <cublasLt.h>
@@ -178,17 +179,6 @@ const char *tool_cublaslt_path(const tool_cublaslt *lt) { return lt->path; }
 
 size_t tool_cublaslt_version(const tool_cublaslt *lt) { return lt->version; }
 
-static cudaDataType lt_type(tile_rt_dtype t) {
-  switch (t) {
-  case TILE_RT_F16:
-    return CUDA_R_16F;
-  case TILE_RT_BF16:
-    return CUDA_R_16BF;
-  default:
-    return CUDA_R_32F;
-  }
-}
-
 int tool_cublaslt_plan_gelu_bias(tool_cublaslt *lt, const gemm_problem *p) {
   lt_drop_plan(lt);
   if (p->epilogue == GEMM_EPILOGUE_NONE || p->trans_b)
@@ -198,7 +188,7 @@ int tool_cublaslt_plan_gelu_bias(tool_cublaslt *lt, const gemm_problem *p) {
    * N); the bias, indexed by cuBLASLt's rows, is our N columns. */
   cublasStatus_t s;
   cublasLtEpilogue_t epilogue = CUBLASLT_EPILOGUE_GELU_BIAS;
-  cudaDataType bias_type = lt_type(p->bias_type);
+  cudaDataType bias_type = tool_cuda_data_type(p->bias_type);
   if ((s = lt->desc_create(&lt->desc, CUBLAS_COMPUTE_32F, CUDA_R_32F)) !=
       CUBLAS_STATUS_SUCCESS)
     return lt_fail(lt, "cublasLtMatmulDescCreate", s);
@@ -216,10 +206,10 @@ int tool_cublaslt_plan_gelu_bias(tool_cublaslt *lt, const gemm_problem *p) {
                  {p->a_type, p->k, p->m},
                  {p->c_type, p->n, p->m}};
   for (int i = 0; i < 3; ++i)
-    if ((s = lt->layout_create(&lt->layout[i], lt_type(shapes[i].type),
-                               (uint64_t)shapes[i].rows,
-                               (uint64_t)shapes[i].cols, shapes[i].rows)) !=
-        CUBLAS_STATUS_SUCCESS)
+    if ((s = lt->layout_create(
+             &lt->layout[i], tool_cuda_data_type(shapes[i].type),
+             (uint64_t)shapes[i].rows, (uint64_t)shapes[i].cols,
+             shapes[i].rows)) != CUBLAS_STATUS_SUCCESS)
       return lt_fail(lt, "cublasLtMatrixLayoutCreate", s);
 
   cublasLtMatmulPreference_t pref = NULL;
