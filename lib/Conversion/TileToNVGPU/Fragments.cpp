@@ -158,6 +158,39 @@ LogicalResult KernelLowering::lowerGlobalCopy(
            [&] { memref::StoreOp::create(b, l, y, view, indicesAt(coord)); });
   };
 
+  // The coordinates of register group r's first element.
+  auto groupCoord = [&](int64_t r) {
+    SmallVector<Value> coord;
+    for (int64_t d = 0; d < rank; ++d)
+      coord.push_back(
+          arith::AddIOp::create(b, l, base[d], index(layout.regOffset(r)[d])));
+    return coord;
+  };
+  // One unmasked vector access of registers [r, r + width) at `coord`.
+  auto vectorAccess = [&](int64_t r, int64_t width,
+                          const SmallVector<Value> &coord) {
+    auto vecType = VectorType::get({width}, gType);
+    int64_t alignment = width * gType.getIntOrFloatBitWidth() / 8;
+    if (load) {
+      auto vec = vector::LoadOp::create(b, l, vecType, view, indicesAt(coord));
+      vec.setAlignment(alignment);
+      for (int64_t e = 0; e < width; ++e)
+        memref::StoreOp::create(
+            b, l, convert(b, l, vector::ExtractOp::create(b, l, vec, e), fType),
+            f.regs, ValueRange{index(r + e)});
+      return;
+    }
+    SmallVector<Value> elements;
+    for (int64_t e = 0; e < width; ++e)
+      elements.push_back(convert(
+          b, l, memref::LoadOp::create(b, l, f.regs, ValueRange{index(r + e)}),
+          gType));
+    auto store = vector::StoreOp::create(
+        b, l, vector::FromElementsOp::create(b, l, vecType, elements), view,
+        indicesAt(coord));
+    store.setAlignment(alignment);
+  };
+
   // Without work interleaved between the groups, test once whether the
   // whole tile is inside the memref and aligned: then every group is one
   // unmasked vector access, and only tiles at the edges take the masked
@@ -177,35 +210,8 @@ LogicalResult KernelLowering::lowerGlobalCopy(
     auto split = scf::IfOp::create(b, l, inside, /*withElseRegion=*/true);
     fastPathGuard.emplace(b);
     b.setInsertionPoint(split.thenYield());
-    auto vecType = VectorType::get({v}, gType);
-    int64_t alignment = v * gType.getIntOrFloatBitWidth() / 8;
-    for (int64_t r = 0; r < layout.numRegs(); r += v) {
-      SmallVector<Value> coord;
-      for (int64_t d = 0; d < rank; ++d)
-        coord.push_back(arith::AddIOp::create(b, l, base[d],
-                                              index(layout.regOffset(r)[d])));
-      if (load) {
-        auto vec =
-            vector::LoadOp::create(b, l, vecType, view, indicesAt(coord));
-        vec.setAlignment(alignment);
-        for (int64_t e = 0; e < v; ++e)
-          memref::StoreOp::create(
-              b, l,
-              convert(b, l, vector::ExtractOp::create(b, l, vec, e), fType),
-              f.regs, ValueRange{index(r + e)});
-        continue;
-      }
-      SmallVector<Value> elements;
-      for (int64_t e = 0; e < v; ++e)
-        elements.push_back(convert(
-            b, l,
-            memref::LoadOp::create(b, l, f.regs, ValueRange{index(r + e)}),
-            gType));
-      auto store = vector::StoreOp::create(
-          b, l, vector::FromElementsOp::create(b, l, vecType, elements), view,
-          indicesAt(coord));
-      store.setAlignment(alignment);
-    }
+    for (int64_t r = 0; r < layout.numRegs(); r += v)
+      vectorAccess(r, v, groupCoord(r));
     b.setInsertionPoint(split.elseYield());
     v = 1; // at the edges: element by element, masked
   }
@@ -213,16 +219,12 @@ LogicalResult KernelLowering::lowerGlobalCopy(
   for (int64_t r = 0; r < layout.numRegs(); r += v) {
     if (beforeGroup)
       beforeGroup(r, v);
-    SmallVector<Value> coord;
+    SmallVector<Value> coord = groupCoord(r);
     Value rowsInside;
-    for (int64_t d = 0; d < rank; ++d) {
-      coord.push_back(
-          arith::AddIOp::create(b, l, base[d], index(layout.regOffset(r)[d])));
-      if (d + 1 < rank) {
-        Value in = lessThan(coord[d], dims[lead + d]);
-        rowsInside =
-            rowsInside ? arith::AndIOp::create(b, l, rowsInside, in) : in;
-      }
+    for (int64_t d = 0; d + 1 < rank; ++d) {
+      Value in = lessThan(coord[d], dims[lead + d]);
+      rowsInside =
+          rowsInside ? arith::AndIOp::create(b, l, rowsInside, in) : in;
     }
     auto elementInside = [&](int64_t e, SmallVector<Value> &c) {
       c = coord;
@@ -247,27 +249,7 @@ LogicalResult KernelLowering::lowerGlobalCopy(
     auto ifOp = scf::IfOp::create(b, l, full, /*withElseRegion=*/true);
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPoint(ifOp.thenYield());
-    auto vecType = VectorType::get({v}, gType);
-    int64_t alignment = v * gType.getIntOrFloatBitWidth() / 8;
-    if (load) {
-      auto vec = vector::LoadOp::create(b, l, vecType, view, indicesAt(coord));
-      vec.setAlignment(alignment);
-      for (int64_t e = 0; e < v; ++e) {
-        Value x = vector::ExtractOp::create(b, l, vec, e);
-        memref::StoreOp::create(b, l, convert(b, l, x, fType), f.regs,
-                                ValueRange{index(r + e)});
-      }
-    } else {
-      SmallVector<Value> elements;
-      for (int64_t e = 0; e < v; ++e)
-        elements.push_back(convert(
-            b, l,
-            memref::LoadOp::create(b, l, f.regs, ValueRange{index(r + e)}),
-            gType));
-      Value vec = vector::FromElementsOp::create(b, l, vecType, elements);
-      auto store = vector::StoreOp::create(b, l, vec, view, indicesAt(coord));
-      store.setAlignment(alignment);
-    }
+    vectorAccess(r, v, coord);
     b.setInsertionPoint(ifOp.elseYield());
     for (int64_t e = 0; e < v; ++e) {
       SmallVector<Value> c;

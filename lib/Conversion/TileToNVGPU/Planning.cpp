@@ -31,29 +31,30 @@ LogicalResult KernelLowering::planSharedTiles() {
   // those of pipelined loops, whose tiles get one copy per stage.
   SmallVector<CopyOp> tmaCopies;
   DenseMap<Value, int64_t> stagesOf;
-  for (Operation &op : body) {
-    auto loop = dyn_cast<PipelinedOp>(op);
-    Block &block = loop ? loop.getBody().front() : body;
-    if (!loop && !isa<CopyOp>(op))
-      continue;
-    for (auto copy : block.getOps<CopyOp>()) {
-      if ((!loop && copy != &op) ||
-          !isa<MemRefType>(copy.getSource().getType()) ||
-          !isa<SharedType>(copy.getDest().getType()))
-        continue;
-      auto arg = dyn_cast<BlockArgument>(copy.getSource());
-      if (!arg || arg.getOwner() != &body)
-        return copy.emitOpError("a global-to-shared copy reads a tile.kernel "
-                                "argument directly (it becomes a TMA load)");
-      tmaCopies.push_back(copy);
-      int64_t want = loop ? loop.getNumStages() : 1;
-      int64_t &stages = stagesOf[copy.getDest()];
-      if (stages && stages != want)
-        return copy.emitOpError("the shared tile is filled by copies with "
-                                "different numbers of stages");
-      stages = want;
+  WalkResult walk = kernel.walk([&](CopyOp copy) {
+    if (!isa<MemRefType>(copy.getSource().getType()) ||
+        !isa<SharedType>(copy.getDest().getType()))
+      return WalkResult::advance();
+    auto arg = dyn_cast<BlockArgument>(copy.getSource());
+    if (!arg || arg.getOwner() != &body) {
+      copy.emitOpError("a global-to-shared copy reads a tile.kernel "
+                       "argument directly (it becomes a TMA load)");
+      return WalkResult::interrupt();
     }
-  }
+    tmaCopies.push_back(copy);
+    auto loop = dyn_cast<PipelinedOp>(copy->getParentOp());
+    int64_t want = loop ? loop.getNumStages() : 1;
+    int64_t &stages = stagesOf[copy.getDest()];
+    if (stages && stages != want) {
+      copy.emitOpError("the shared tile is filled by copies with different "
+                       "numbers of stages");
+      return WalkResult::interrupt();
+    }
+    stages = want;
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
   for (auto alloc : body.getOps<AllocSharedOp>()) {
     SharedType type = alloc.getType();
     if (type.getShape().size() != 2)
