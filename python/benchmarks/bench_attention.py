@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Flash attention forward, fp16: kernels/flash_attention.mlir against
-torch's scaled_dot_product_attention on its FlashAttention and cuDNN
+"""Flash attention forward, fp16 or bf16: kernels/flash_attention.mlir
+against torch's scaled_dot_product_attention on its FlashAttention and cuDNN
 backends.
 
-Our kernels are attention[_causal]_d<D>_f16 with arguments Q, K, V, O (each
-[B, H, S, D] fp16, contiguous) and the f32 softmax scale (1/sqrt(D)).
+Our kernels are attention[_causal]_d<D>_<dtype> with arguments Q, K, V, O
+(each [B, H, S, D], contiguous) and the f32 softmax scale (1/sqrt(D)).
 TFLOP/s = 4*B*H*S^2*D / time, halved when causal. Ours is checked first
 against an fp32 reference (the math backend) on the first batch entry and
 --check-heads heads.
@@ -36,9 +36,11 @@ def main(argv=None) -> int:
                    help="also run B=8, H=32, S=4096, D=64")
     p.add_argument("--causal", choices=["both", "yes", "no"],
                    default="both", help="which masks (default: both)")
+    p.add_argument("--dtype", choices=["f16", "bf16"], default="f16",
+                   help="element type of Q, K, V and O (default: %(default)s)")
     p.add_argument("--kernel", metavar="NAME",
                    help="our kernel for every row (default: "
-                        "attention[_causal]_d<D>_f16)")
+                        "attention[_causal]_d<D>_<dtype>)")
     p.add_argument("--check-heads", type=int, default=4,
                    help="heads of batch 0 checked against the fp32 "
                         "reference (default: %(default)s)")
@@ -53,7 +55,8 @@ def main(argv=None) -> int:
     t = c.torch()
     F = t.nn.functional
     from torch.nn.attention import SDPBackend, sdpa_kernel
-    b.banner("attention forward fp16: O = softmax(Q K^T * scale) V; "
+    dtype = {"f16": t.float16, "bf16": t.bfloat16}[args.dtype]
+    b.banner(f"attention forward {args.dtype}: O = softmax(Q K^T * scale) V; "
              "TFLOP/s = 4*B*H*S^2*D / time (/2 causal)")
     table = c.Table(["B", "H", "S", "D", "causal", "err", "ours ms",
                      "ours TF/s", "flash TF/s", "cudnn TF/s", "vs flash",
@@ -75,7 +78,7 @@ def main(argv=None) -> int:
 
     for (B, H, S, D) in configs:
         shape = (B, H, S, D)
-        q, k, v = (t.randn(shape, device="cuda", dtype=t.float16)
+        q, k, v = (t.randn(shape, device="cuda", dtype=dtype)
                    for _ in range(3))
         o = t.empty_like(q)
         scale = 1.0 / math.sqrt(D)
@@ -83,7 +86,7 @@ def main(argv=None) -> int:
             flops = 4 * B * H * S * S * D / (2 if causal else 1)
             tfs = lambda ms: flops / (ms * 1e-3) / 1e12  # noqa: E731
             name = args.kernel or \
-                f"attention{'_causal' if causal else ''}_d{D}_f16"
+                f"attention{'_causal' if causal else ''}_d{D}_{args.dtype}"
             kernel = b.kernel(args.kernel_file, name)
             ours_ms = err = None
             if isinstance(kernel, str):
