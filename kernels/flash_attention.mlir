@@ -1,10 +1,12 @@
 // FlashAttention forward: O = softmax(Q . K^T * scale) . V for [batch,
 // heads, seq, head_dim] tensors, one block of two warpgroups per 128 query
 // rows of one head. Key and value blocks of 128 arrive by TMA through a
-// pipeline of 3 stages (224 KB of shared memory at head_dim 128).
+// pipeline of 3 stages (224 KB of shared memory at head_dim 128; at 64,
+// 112 KB, and two resident blocks asked for, which caps the registers at 128).
 // The row maximum and sum are kept online in registers, the maximum over the
 // raw scores: exp(x * scale - max * scale) = exp2(x * qk - max * qk) with
-// qk = scale * log2(e) is one fma and one exp2 per score (scale > 0).
+// qk = scale * log2(e) is one fma and one exp2 per score (for scale > 0 the
+// maximum of the raw scores is that of the scaled ones).
 // The probabilities, converted to 16 bits in the accumulator's layout, are
 // the register operand of the second tensor-core product, so neither the
 // scores nor the probabilities leave the registers.
@@ -19,7 +21,7 @@
 module {
   tile.kernel @attention_d64_f16(%Q: memref<?x?x?x?xf16>, %K: memref<?x?x?x?xf16>,
       %V: memref<?x?x?x?xf16>, %O: memref<?x?x?x?xf16>, %scale: f32)
-      grid [%Q[2] / 128, %Q[1] / 1, %Q[0] / 1] threads 256 {
+      grid [%Q[2] / 128, %Q[1] / 1, %Q[0] / 1] threads 256 attributes {min_blocks_per_sm = 2 : i64} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index
@@ -241,7 +243,7 @@ module {
 
   tile.kernel @attention_causal_d64_f16(%Q: memref<?x?x?x?xf16>, %K: memref<?x?x?x?xf16>,
       %V: memref<?x?x?x?xf16>, %O: memref<?x?x?x?xf16>, %scale: f32)
-      grid [%Q[2] / 128, %Q[1] / 1, %Q[0] / 1] threads 256 {
+      grid [%Q[2] / 128, %Q[1] / 1, %Q[0] / 1] threads 256 attributes {min_blocks_per_sm = 2 : i64} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index
@@ -477,7 +479,7 @@ module {
 
   tile.kernel @attention_d64_bf16(%Q: memref<?x?x?x?xbf16>, %K: memref<?x?x?x?xbf16>,
       %V: memref<?x?x?x?xbf16>, %O: memref<?x?x?x?xbf16>, %scale: f32)
-      grid [%Q[2] / 128, %Q[1] / 1, %Q[0] / 1] threads 256 {
+      grid [%Q[2] / 128, %Q[1] / 1, %Q[0] / 1] threads 256 attributes {min_blocks_per_sm = 2 : i64} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index
@@ -699,7 +701,7 @@ module {
 
   tile.kernel @attention_causal_d64_bf16(%Q: memref<?x?x?x?xbf16>, %K: memref<?x?x?x?xbf16>,
       %V: memref<?x?x?x?xbf16>, %O: memref<?x?x?x?xbf16>, %scale: f32)
-      grid [%Q[2] / 128, %Q[1] / 1, %Q[0] / 1] threads 256 {
+      grid [%Q[2] / 128, %Q[1] / 1, %Q[0] / 1] threads 256 attributes {min_blocks_per_sm = 2 : i64} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index
