@@ -15,6 +15,7 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/MapVector.h"
@@ -98,6 +99,7 @@ public:
 
   // ---- Per-op lowerings (one file each). ----
   LogicalResult lowerPipelined(PipelinedOp op);
+  LogicalResult lowerIf(scf::IfOp op);
   LogicalResult lowerGemm(GemmOp op);
   LogicalResult lowerFill(FillOp op);
   LogicalResult lowerCopy(CopyOp op);
@@ -118,6 +120,10 @@ public:
   void emitWgmmaWait(int64_t pending, ArrayRef<Value> accumulators);
 
   // ---- Planning helpers. ----
+  /// Checks where tile operations sit: the kernel body, tile.pipelined
+  /// bodies and the branches of an scf.if (without results, TMA loads or
+  /// pipelined loops inside).
+  LogicalResult planRegions();
   LogicalResult planSharedTiles();
   LogicalResult planFragments();
   LogicalResult planGemms();
@@ -159,6 +165,9 @@ constexpr llvm::StringLiteral kSharedMemorySymbol = "tile_smem";
 /// Attribute names shared with the rest of the pipeline.
 constexpr llvm::StringLiteral kKernelInfoAttr = "tile.kernel_info";
 constexpr llvm::StringLiteral kTensorMapArgsAttr = "tile.tensormap_args";
+
+/// Whether a region of `op` holds a tile operation.
+bool holdsTileOps(Operation *op);
 
 /// The dtype spelling of docs/KernelABI.md (f16, bf16, f32, i32, ...).
 std::string abiTypeName(Type t);

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelLowering.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "SM90.h"
 
 #include "llvm/Support/MathExtras.h"
@@ -17,10 +18,68 @@ using namespace mlir::tile;
 static int64_t bytesOf(Type t) { return t.getIntOrFloatBitWidth() / 8; }
 
 LogicalResult KernelLowering::plan() {
-  if (failed(planSharedTiles()) || failed(planGemms()) ||
-      failed(planFragments()))
+  if (failed(planRegions()) || failed(planSharedTiles()) ||
+      failed(planGemms()) || failed(planFragments()))
     return failure();
   return success();
+}
+
+bool tile::holdsTileOps(Operation *op) {
+  for (Region &region : op->getRegions()) {
+    WalkResult walk = region.walk([](Operation *inner) {
+      return isa<TileDialect>(inner->getDialect()) ? WalkResult::interrupt()
+                                                   : WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return true;
+  }
+  return false;
+}
+
+/// An scf.if may branch over tile operations: its condition is the same in
+/// every thread of the block (outside element-wise bodies no value of a
+/// kernel depends on the thread), so the barriers inside are reached by all
+/// threads or by none. What it may not hold: results (fragments are not SSA
+/// values), TMA loads and pipelined loops, whose barriers and stages are
+/// planned for the whole kernel.
+LogicalResult KernelLowering::planRegions() {
+  WalkResult walk =
+      kernel->walk<WalkOrder::PreOrder>([&](Operation *op) -> WalkResult {
+        if (isa<ParallelOp>(op))
+          return WalkResult::skip(); // its body is per element
+        if (op == kernel.getOperation() || isa<PipelinedOp>(op) ||
+            !holdsTileOps(op))
+          return WalkResult::advance();
+        auto branch = dyn_cast<scf::IfOp>(op);
+        if (!branch) {
+          op->emitOpError("holds tile operations; only tile.pipelined and "
+                          "scf.if may enclose them on sm_90a");
+          return WalkResult::interrupt();
+        }
+        if (branch.getNumResults()) {
+          branch.emitOpError("holds tile operations and yields values; a "
+                             "branch over tile operations has no results");
+          return WalkResult::interrupt();
+        }
+        WalkResult inner = branch->walk([&](Operation *nested) {
+          if (isa<PipelinedOp>(nested)) {
+            nested->emitOpError("inside scf.if is not lowered on sm_90a; "
+                                "branch inside its body instead");
+            return WalkResult::interrupt();
+          }
+          auto copy = dyn_cast<CopyOp>(nested);
+          if (copy && isa<MemRefType>(copy.getSource().getType()) &&
+              isa<SharedType>(copy.getDest().getType())) {
+            copy.emitOpError("a global-to-shared copy (a TMA load) cannot "
+                             "be conditional on sm_90a");
+            return WalkResult::interrupt();
+          }
+          return WalkResult::advance();
+        });
+        return inner.wasInterrupted() ? WalkResult::interrupt()
+                                      : WalkResult::advance();
+      });
+  return failure(walk.wasInterrupted());
 }
 
 /// The stage count of each shared tile is that of the pipelined loop whose

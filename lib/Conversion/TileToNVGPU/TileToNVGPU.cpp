@@ -2,7 +2,7 @@
 //
 // Outlines every tile.kernel into a gpu.func with the kernel ABI of
 // docs/KernelABI.md and lowers its body for sm_90a; the per-op lowerings are
-// in their own files (Pipelined.cpp, GemmSM90.cpp, Fragments.cpp).
+// in their own files (Pipelined.cpp, Branch.cpp, GemmSM90.cpp, Fragments.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -106,7 +106,8 @@ LogicalResult KernelLowering::lowerBlock(Block &block) {
   Operation *skip = nullptr; // already lowered with the op before it
   for (Operation &op : block) {
     LogicalResult result = success();
-    if (&op == skip || isa<YieldOp, AllocSharedOp, AllocFragmentOp>(op))
+    if (&op == skip ||
+        isa<YieldOp, scf::YieldOp, AllocSharedOp, AllocFragmentOp>(op))
       continue;
     if (auto id = dyn_cast<BlockIdOp>(op)) {
       map.map(id.getResult(),
@@ -145,14 +146,10 @@ LogicalResult KernelLowering::lowerBlock(Block &block) {
       }
     } else if (isa<TileDialect>(op.getDialect())) {
       result = op.emitOpError("is not lowered on sm_90a yet");
+    } else if (auto branch = dyn_cast<scf::IfOp>(op);
+               branch && holdsTileOps(branch)) {
+      result = lowerIf(branch); // planRegions checked what it holds
     } else {
-      WalkResult nested = op.walk([](Operation *inner) {
-        return isa<TileDialect>(inner->getDialect()) ? WalkResult::interrupt()
-                                                     : WalkResult::advance();
-      });
-      if (op.getNumRegions() && nested.wasInterrupted())
-        return op.emitOpError("holds tile operations; only tile.pipelined "
-                              "may enclose them on sm_90a");
       b.clone(op, map);
     }
     if (failed(result))

@@ -147,14 +147,59 @@ tile.kernel @int_store(%A: memref<?x?xf16>, %C: memref<?x?xi32>) grid [1] thread
 // -----
 
 tile.kernel @nested(%A: memref<?x?xf16>) grid [1] threads 128 {
-  %true = arith.constant true
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
   %z = arith.constant 0.0 : f32
   %a = tile.alloc_shared : !tile.shared<64x64xf16>
   %c = tile.alloc_fragment : !tile.fragment<64x64xf32>
   tile.gemm %a, %a, %c : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
-  // expected-error @+1 {{holds tile operations; only tile.pipelined may enclose them on sm_90a}}
-  scf.if %true {
+  // expected-error @+1 {{holds tile operations; only tile.pipelined and scf.if may enclose them on sm_90a}}
+  scf.for %i = %c0 to %c1 step %c1 {
     tile.fill %c, %z : !tile.fragment<64x64xf32>, f32
+  }
+}
+
+// -----
+
+tile.kernel @branch_results(%A: memref<?x?xf16>) grid [1] threads 128 {
+  %true = arith.constant true
+  %z = arith.constant 0.0 : f32
+  %c = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  tile.fill %c, %z : !tile.fragment<64x64xf32>, f32
+  // expected-error @+1 {{holds tile operations and yields values; a branch over tile operations has no results}}
+  %r = scf.if %true -> f32 {
+    tile.fill %c, %z : !tile.fragment<64x64xf32>, f32
+    scf.yield %z : f32
+  } else {
+    scf.yield %z : f32
+  }
+}
+
+// -----
+
+tile.kernel @branch_tma(%A: memref<?x?xf16>) grid [1] threads 128 {
+  %true = arith.constant true
+  %c0 = arith.constant 0 : index
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  scf.if %true {
+    // expected-error @+1 {{a global-to-shared copy (a TMA load) cannot be conditional on sm_90a}}
+    tile.copy %A[%c0, %c0] -> %a : memref<?x?xf16> -> !tile.shared<64x64xf16>
+  }
+}
+
+// -----
+
+tile.kernel @branch_pipelined(%A: memref<?x?xf16>) grid [1] threads 128 {
+  %true = arith.constant true
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant 0.0 : f32
+  %c = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  scf.if %true {
+    // expected-error @+1 {{inside scf.if is not lowered on sm_90a; branch inside its body instead}}
+    tile.pipelined %k = %c0 to %c1 step %c1 num_stages 1 {
+      tile.fill %c, %z : !tile.fragment<64x64xf32>, f32
+    }
   }
 }
 
