@@ -13,6 +13,8 @@
 // Sequence lengths that are not multiples of 128 are masked; the causal
 // kernels keep key j for query row i when j <= min(i, S - 1), one compare
 // per score against a per-row limit, and skip the blocks past the diagonal.
+// Only the key blocks that reach the diagonal or the end of the sequence
+// are masked, in a branch of the loop body.
 //
 //   attention_d64_T, attention_d128_T                 not causal
 //   attention_causal_d64_T, attention_causal_d128_T   causal
@@ -38,6 +40,8 @@ module {
     %skv = memref.dim %K, %c2 : memref<?x?x?x?xf16>
     %nkv = arith.ceildivui %skv, %cbn : index
     %lastkey = arith.subi %skv, %c1 : index
+    %nfull = arith.divui %skv, %cbn : index
+    %nfree = arith.addi %nfull, %c0 : index
     %qk = arith.mulf %scale, %log2e : f32
     %nqk = arith.negf %qk : f32
     %q = tile.alloc_shared : !tile.shared<128x64xf16>
@@ -61,17 +65,22 @@ module {
       // S = Q . K^T: K is N x K (K-major), the layout warpgroup MMA reads.
       tile.fill %s, %zero : !tile.fragment<128x128xf32>, f32
       tile.gemm %q, %k, %s {transpose_b} : !tile.shared<128x64xf16>, !tile.shared<128x64xf16>, !tile.fragment<128x128xf32>
-      // Key n0 + jj is kept when n0 + jj <= S - 1.
-      %lim = arith.subi %lastkey, %n0 : index
-      %lim32 = arith.index_cast %lim : index to i32
-      tile.parallel outs(%s : !tile.fragment<128x128xf32>) attributes {
-          indexing_maps = [affine_map<(i, j) -> (i, j)>]} {
-      ^bb0(%x: f32):
-        %jj = tile.index 1
-        %j32 = arith.index_cast %jj : index to i32
-        %keep = arith.cmpi sle, %j32, %lim32 : i32
-        %w = arith.select %keep, %x, %ninf : f32
-        tile.yield %w : f32
+      // Only the blocks from the diagonal on, or past the last full
+      // one, need the mask.
+      %edge = arith.cmpi uge, %j, %nfree : index
+      scf.if %edge {
+        // Key n0 + jj is kept when n0 + jj <= S - 1.
+        %lim = arith.subi %lastkey, %n0 : index
+        %lim32 = arith.index_cast %lim : index to i32
+        tile.parallel outs(%s : !tile.fragment<128x128xf32>) attributes {
+            indexing_maps = [affine_map<(i, j) -> (i, j)>]} {
+        ^bb0(%x: f32):
+          %jj = tile.index 1
+          %j32 = arith.index_cast %jj : index to i32
+          %keep = arith.cmpi sle, %j32, %lim32 : i32
+          %w = arith.select %keep, %x, %ninf : f32
+          tile.yield %w : f32
+        }
       }
       // Online softmax: new row maximum, rescale factor, probabilities.
       tile.copy %m -> %mold : !tile.fragment<128xf32> -> !tile.fragment<128xf32>
@@ -149,6 +158,8 @@ module {
     %skv = memref.dim %K, %c2 : memref<?x?x?x?xf16>
     %nkv = arith.ceildivui %skv, %cbn : index
     %lastkey = arith.subi %skv, %c1 : index
+    %nfull = arith.divui %skv, %cbn : index
+    %nfree = arith.addi %nfull, %c0 : index
     %qk = arith.mulf %scale, %log2e : f32
     %nqk = arith.negf %qk : f32
     %q = tile.alloc_shared : !tile.shared<128x128xf16>
@@ -172,17 +183,22 @@ module {
       // S = Q . K^T: K is N x K (K-major), the layout warpgroup MMA reads.
       tile.fill %s, %zero : !tile.fragment<128x128xf32>, f32
       tile.gemm %q, %k, %s {transpose_b} : !tile.shared<128x128xf16>, !tile.shared<128x128xf16>, !tile.fragment<128x128xf32>
-      // Key n0 + jj is kept when n0 + jj <= S - 1.
-      %lim = arith.subi %lastkey, %n0 : index
-      %lim32 = arith.index_cast %lim : index to i32
-      tile.parallel outs(%s : !tile.fragment<128x128xf32>) attributes {
-          indexing_maps = [affine_map<(i, j) -> (i, j)>]} {
-      ^bb0(%x: f32):
-        %jj = tile.index 1
-        %j32 = arith.index_cast %jj : index to i32
-        %keep = arith.cmpi sle, %j32, %lim32 : i32
-        %w = arith.select %keep, %x, %ninf : f32
-        tile.yield %w : f32
+      // Only the blocks from the diagonal on, or past the last full
+      // one, need the mask.
+      %edge = arith.cmpi uge, %j, %nfree : index
+      scf.if %edge {
+        // Key n0 + jj is kept when n0 + jj <= S - 1.
+        %lim = arith.subi %lastkey, %n0 : index
+        %lim32 = arith.index_cast %lim : index to i32
+        tile.parallel outs(%s : !tile.fragment<128x128xf32>) attributes {
+            indexing_maps = [affine_map<(i, j) -> (i, j)>]} {
+        ^bb0(%x: f32):
+          %jj = tile.index 1
+          %j32 = arith.index_cast %jj : index to i32
+          %keep = arith.cmpi sle, %j32, %lim32 : i32
+          %w = arith.select %keep, %x, %ninf : f32
+          tile.yield %w : f32
+        }
       }
       // Online softmax: new row maximum, rescale factor, probabilities.
       tile.copy %m -> %mold : !tile.fragment<128xf32> -> !tile.fragment<128xf32>
@@ -264,6 +280,8 @@ module {
     %lastblk = arith.ceildivui %last, %cbn : index
     %nblk = arith.minui %nkv, %lastblk : index
     %lastkey = arith.subi %skv, %c1 : index
+    %nfull = arith.divui %skv, %cbn : index
+    %nfree = arith.minui %qb, %nfull : index
     %qk = arith.mulf %scale, %log2e : f32
     %nqk = arith.negf %qk : f32
     %q = tile.alloc_shared : !tile.shared<128x64xf16>
@@ -287,20 +305,25 @@ module {
       // S = Q . K^T: K is N x K (K-major), the layout warpgroup MMA reads.
       tile.fill %s, %zero : !tile.fragment<128x128xf32>, f32
       tile.gemm %q, %k, %s {transpose_b} : !tile.shared<128x64xf16>, !tile.shared<128x64xf16>, !tile.fragment<128x128xf32>
-      // Key n0 + jj is kept for query row m0 + i when n0 + jj <= min(m0 + i, S - 1).
-      tile.parallel outs(%s : !tile.fragment<128x128xf32>) attributes {
-          indexing_maps = [affine_map<(i, j) -> (i, j)>]} {
-      ^bb0(%x: f32):
-        %i = tile.index 0
-        %row = arith.addi %m0, %i : index
-        %rowlast = arith.minui %row, %lastkey : index
-        %lim = arith.subi %rowlast, %n0 : index
-        %lim32 = arith.index_cast %lim : index to i32
-        %jj = tile.index 1
-        %j32 = arith.index_cast %jj : index to i32
-        %keep = arith.cmpi sle, %j32, %lim32 : i32
-        %w = arith.select %keep, %x, %ninf : f32
-        tile.yield %w : f32
+      // Only the blocks from the diagonal on, or past the last full
+      // one, need the mask.
+      %edge = arith.cmpi uge, %j, %nfree : index
+      scf.if %edge {
+        // Key n0 + jj is kept for query row m0 + i when n0 + jj <= min(m0 + i, S - 1).
+        tile.parallel outs(%s : !tile.fragment<128x128xf32>) attributes {
+            indexing_maps = [affine_map<(i, j) -> (i, j)>]} {
+        ^bb0(%x: f32):
+          %i = tile.index 0
+          %row = arith.addi %m0, %i : index
+          %rowlast = arith.minui %row, %lastkey : index
+          %lim = arith.subi %rowlast, %n0 : index
+          %lim32 = arith.index_cast %lim : index to i32
+          %jj = tile.index 1
+          %j32 = arith.index_cast %jj : index to i32
+          %keep = arith.cmpi sle, %j32, %lim32 : i32
+          %w = arith.select %keep, %x, %ninf : f32
+          tile.yield %w : f32
+        }
       }
       // Online softmax: new row maximum, rescale factor, probabilities.
       tile.copy %m -> %mold : !tile.fragment<128xf32> -> !tile.fragment<128xf32>
@@ -382,6 +405,8 @@ module {
     %lastblk = arith.ceildivui %last, %cbn : index
     %nblk = arith.minui %nkv, %lastblk : index
     %lastkey = arith.subi %skv, %c1 : index
+    %nfull = arith.divui %skv, %cbn : index
+    %nfree = arith.minui %qb, %nfull : index
     %qk = arith.mulf %scale, %log2e : f32
     %nqk = arith.negf %qk : f32
     %q = tile.alloc_shared : !tile.shared<128x128xf16>
@@ -405,20 +430,25 @@ module {
       // S = Q . K^T: K is N x K (K-major), the layout warpgroup MMA reads.
       tile.fill %s, %zero : !tile.fragment<128x128xf32>, f32
       tile.gemm %q, %k, %s {transpose_b} : !tile.shared<128x128xf16>, !tile.shared<128x128xf16>, !tile.fragment<128x128xf32>
-      // Key n0 + jj is kept for query row m0 + i when n0 + jj <= min(m0 + i, S - 1).
-      tile.parallel outs(%s : !tile.fragment<128x128xf32>) attributes {
-          indexing_maps = [affine_map<(i, j) -> (i, j)>]} {
-      ^bb0(%x: f32):
-        %i = tile.index 0
-        %row = arith.addi %m0, %i : index
-        %rowlast = arith.minui %row, %lastkey : index
-        %lim = arith.subi %rowlast, %n0 : index
-        %lim32 = arith.index_cast %lim : index to i32
-        %jj = tile.index 1
-        %j32 = arith.index_cast %jj : index to i32
-        %keep = arith.cmpi sle, %j32, %lim32 : i32
-        %w = arith.select %keep, %x, %ninf : f32
-        tile.yield %w : f32
+      // Only the blocks from the diagonal on, or past the last full
+      // one, need the mask.
+      %edge = arith.cmpi uge, %j, %nfree : index
+      scf.if %edge {
+        // Key n0 + jj is kept for query row m0 + i when n0 + jj <= min(m0 + i, S - 1).
+        tile.parallel outs(%s : !tile.fragment<128x128xf32>) attributes {
+            indexing_maps = [affine_map<(i, j) -> (i, j)>]} {
+        ^bb0(%x: f32):
+          %i = tile.index 0
+          %row = arith.addi %m0, %i : index
+          %rowlast = arith.minui %row, %lastkey : index
+          %lim = arith.subi %rowlast, %n0 : index
+          %lim32 = arith.index_cast %lim : index to i32
+          %jj = tile.index 1
+          %j32 = arith.index_cast %jj : index to i32
+          %keep = arith.cmpi sle, %j32, %lim32 : i32
+          %w = arith.select %keep, %x, %ninf : f32
+          tile.yield %w : f32
+        }
       }
       // Online softmax: new row maximum, rescale factor, probabilities.
       tile.copy %m -> %mold : !tile.fragment<128xf32> -> !tile.fragment<128xf32>
@@ -496,6 +526,8 @@ module {
     %skv = memref.dim %K, %c2 : memref<?x?x?x?xbf16>
     %nkv = arith.ceildivui %skv, %cbn : index
     %lastkey = arith.subi %skv, %c1 : index
+    %nfull = arith.divui %skv, %cbn : index
+    %nfree = arith.addi %nfull, %c0 : index
     %qk = arith.mulf %scale, %log2e : f32
     %nqk = arith.negf %qk : f32
     %q = tile.alloc_shared : !tile.shared<128x64xbf16>
@@ -519,17 +551,22 @@ module {
       // S = Q . K^T: K is N x K (K-major), the layout warpgroup MMA reads.
       tile.fill %s, %zero : !tile.fragment<128x128xf32>, f32
       tile.gemm %q, %k, %s {transpose_b} : !tile.shared<128x64xbf16>, !tile.shared<128x64xbf16>, !tile.fragment<128x128xf32>
-      // Key n0 + jj is kept when n0 + jj <= S - 1.
-      %lim = arith.subi %lastkey, %n0 : index
-      %lim32 = arith.index_cast %lim : index to i32
-      tile.parallel outs(%s : !tile.fragment<128x128xf32>) attributes {
-          indexing_maps = [affine_map<(i, j) -> (i, j)>]} {
-      ^bb0(%x: f32):
-        %jj = tile.index 1
-        %j32 = arith.index_cast %jj : index to i32
-        %keep = arith.cmpi sle, %j32, %lim32 : i32
-        %w = arith.select %keep, %x, %ninf : f32
-        tile.yield %w : f32
+      // Only the blocks from the diagonal on, or past the last full
+      // one, need the mask.
+      %edge = arith.cmpi uge, %j, %nfree : index
+      scf.if %edge {
+        // Key n0 + jj is kept when n0 + jj <= S - 1.
+        %lim = arith.subi %lastkey, %n0 : index
+        %lim32 = arith.index_cast %lim : index to i32
+        tile.parallel outs(%s : !tile.fragment<128x128xf32>) attributes {
+            indexing_maps = [affine_map<(i, j) -> (i, j)>]} {
+        ^bb0(%x: f32):
+          %jj = tile.index 1
+          %j32 = arith.index_cast %jj : index to i32
+          %keep = arith.cmpi sle, %j32, %lim32 : i32
+          %w = arith.select %keep, %x, %ninf : f32
+          tile.yield %w : f32
+        }
       }
       // Online softmax: new row maximum, rescale factor, probabilities.
       tile.copy %m -> %mold : !tile.fragment<128xf32> -> !tile.fragment<128xf32>
@@ -607,6 +644,8 @@ module {
     %skv = memref.dim %K, %c2 : memref<?x?x?x?xbf16>
     %nkv = arith.ceildivui %skv, %cbn : index
     %lastkey = arith.subi %skv, %c1 : index
+    %nfull = arith.divui %skv, %cbn : index
+    %nfree = arith.addi %nfull, %c0 : index
     %qk = arith.mulf %scale, %log2e : f32
     %nqk = arith.negf %qk : f32
     %q = tile.alloc_shared : !tile.shared<128x128xbf16>
@@ -630,17 +669,22 @@ module {
       // S = Q . K^T: K is N x K (K-major), the layout warpgroup MMA reads.
       tile.fill %s, %zero : !tile.fragment<128x128xf32>, f32
       tile.gemm %q, %k, %s {transpose_b} : !tile.shared<128x128xbf16>, !tile.shared<128x128xbf16>, !tile.fragment<128x128xf32>
-      // Key n0 + jj is kept when n0 + jj <= S - 1.
-      %lim = arith.subi %lastkey, %n0 : index
-      %lim32 = arith.index_cast %lim : index to i32
-      tile.parallel outs(%s : !tile.fragment<128x128xf32>) attributes {
-          indexing_maps = [affine_map<(i, j) -> (i, j)>]} {
-      ^bb0(%x: f32):
-        %jj = tile.index 1
-        %j32 = arith.index_cast %jj : index to i32
-        %keep = arith.cmpi sle, %j32, %lim32 : i32
-        %w = arith.select %keep, %x, %ninf : f32
-        tile.yield %w : f32
+      // Only the blocks from the diagonal on, or past the last full
+      // one, need the mask.
+      %edge = arith.cmpi uge, %j, %nfree : index
+      scf.if %edge {
+        // Key n0 + jj is kept when n0 + jj <= S - 1.
+        %lim = arith.subi %lastkey, %n0 : index
+        %lim32 = arith.index_cast %lim : index to i32
+        tile.parallel outs(%s : !tile.fragment<128x128xf32>) attributes {
+            indexing_maps = [affine_map<(i, j) -> (i, j)>]} {
+        ^bb0(%x: f32):
+          %jj = tile.index 1
+          %j32 = arith.index_cast %jj : index to i32
+          %keep = arith.cmpi sle, %j32, %lim32 : i32
+          %w = arith.select %keep, %x, %ninf : f32
+          tile.yield %w : f32
+        }
       }
       // Online softmax: new row maximum, rescale factor, probabilities.
       tile.copy %m -> %mold : !tile.fragment<128xf32> -> !tile.fragment<128xf32>
@@ -722,6 +766,8 @@ module {
     %lastblk = arith.ceildivui %last, %cbn : index
     %nblk = arith.minui %nkv, %lastblk : index
     %lastkey = arith.subi %skv, %c1 : index
+    %nfull = arith.divui %skv, %cbn : index
+    %nfree = arith.minui %qb, %nfull : index
     %qk = arith.mulf %scale, %log2e : f32
     %nqk = arith.negf %qk : f32
     %q = tile.alloc_shared : !tile.shared<128x64xbf16>
@@ -745,20 +791,25 @@ module {
       // S = Q . K^T: K is N x K (K-major), the layout warpgroup MMA reads.
       tile.fill %s, %zero : !tile.fragment<128x128xf32>, f32
       tile.gemm %q, %k, %s {transpose_b} : !tile.shared<128x64xbf16>, !tile.shared<128x64xbf16>, !tile.fragment<128x128xf32>
-      // Key n0 + jj is kept for query row m0 + i when n0 + jj <= min(m0 + i, S - 1).
-      tile.parallel outs(%s : !tile.fragment<128x128xf32>) attributes {
-          indexing_maps = [affine_map<(i, j) -> (i, j)>]} {
-      ^bb0(%x: f32):
-        %i = tile.index 0
-        %row = arith.addi %m0, %i : index
-        %rowlast = arith.minui %row, %lastkey : index
-        %lim = arith.subi %rowlast, %n0 : index
-        %lim32 = arith.index_cast %lim : index to i32
-        %jj = tile.index 1
-        %j32 = arith.index_cast %jj : index to i32
-        %keep = arith.cmpi sle, %j32, %lim32 : i32
-        %w = arith.select %keep, %x, %ninf : f32
-        tile.yield %w : f32
+      // Only the blocks from the diagonal on, or past the last full
+      // one, need the mask.
+      %edge = arith.cmpi uge, %j, %nfree : index
+      scf.if %edge {
+        // Key n0 + jj is kept for query row m0 + i when n0 + jj <= min(m0 + i, S - 1).
+        tile.parallel outs(%s : !tile.fragment<128x128xf32>) attributes {
+            indexing_maps = [affine_map<(i, j) -> (i, j)>]} {
+        ^bb0(%x: f32):
+          %i = tile.index 0
+          %row = arith.addi %m0, %i : index
+          %rowlast = arith.minui %row, %lastkey : index
+          %lim = arith.subi %rowlast, %n0 : index
+          %lim32 = arith.index_cast %lim : index to i32
+          %jj = tile.index 1
+          %j32 = arith.index_cast %jj : index to i32
+          %keep = arith.cmpi sle, %j32, %lim32 : i32
+          %w = arith.select %keep, %x, %ninf : f32
+          tile.yield %w : f32
+        }
       }
       // Online softmax: new row maximum, rescale factor, probabilities.
       tile.copy %m -> %mold : !tile.fragment<128xf32> -> !tile.fragment<128xf32>
@@ -840,6 +891,8 @@ module {
     %lastblk = arith.ceildivui %last, %cbn : index
     %nblk = arith.minui %nkv, %lastblk : index
     %lastkey = arith.subi %skv, %c1 : index
+    %nfull = arith.divui %skv, %cbn : index
+    %nfree = arith.minui %qb, %nfull : index
     %qk = arith.mulf %scale, %log2e : f32
     %nqk = arith.negf %qk : f32
     %q = tile.alloc_shared : !tile.shared<128x128xbf16>
@@ -863,20 +916,25 @@ module {
       // S = Q . K^T: K is N x K (K-major), the layout warpgroup MMA reads.
       tile.fill %s, %zero : !tile.fragment<128x128xf32>, f32
       tile.gemm %q, %k, %s {transpose_b} : !tile.shared<128x128xbf16>, !tile.shared<128x128xbf16>, !tile.fragment<128x128xf32>
-      // Key n0 + jj is kept for query row m0 + i when n0 + jj <= min(m0 + i, S - 1).
-      tile.parallel outs(%s : !tile.fragment<128x128xf32>) attributes {
-          indexing_maps = [affine_map<(i, j) -> (i, j)>]} {
-      ^bb0(%x: f32):
-        %i = tile.index 0
-        %row = arith.addi %m0, %i : index
-        %rowlast = arith.minui %row, %lastkey : index
-        %lim = arith.subi %rowlast, %n0 : index
-        %lim32 = arith.index_cast %lim : index to i32
-        %jj = tile.index 1
-        %j32 = arith.index_cast %jj : index to i32
-        %keep = arith.cmpi sle, %j32, %lim32 : i32
-        %w = arith.select %keep, %x, %ninf : f32
-        tile.yield %w : f32
+      // Only the blocks from the diagonal on, or past the last full
+      // one, need the mask.
+      %edge = arith.cmpi uge, %j, %nfree : index
+      scf.if %edge {
+        // Key n0 + jj is kept for query row m0 + i when n0 + jj <= min(m0 + i, S - 1).
+        tile.parallel outs(%s : !tile.fragment<128x128xf32>) attributes {
+            indexing_maps = [affine_map<(i, j) -> (i, j)>]} {
+        ^bb0(%x: f32):
+          %i = tile.index 0
+          %row = arith.addi %m0, %i : index
+          %rowlast = arith.minui %row, %lastkey : index
+          %lim = arith.subi %rowlast, %n0 : index
+          %lim32 = arith.index_cast %lim : index to i32
+          %jj = tile.index 1
+          %j32 = arith.index_cast %jj : index to i32
+          %keep = arith.cmpi sle, %j32, %lim32 : i32
+          %w = arith.select %keep, %x, %ninf : f32
+          tile.yield %w : f32
+        }
       }
       // Online softmax: new row maximum, rescale factor, probabilities.
       tile.copy %m -> %mold : !tile.fragment<128xf32> -> !tile.fragment<128xf32>
