@@ -10,11 +10,9 @@
 //   softmax_T         any N: two passes over 8192-column chunks
 //
 // The one-pass kernels read and write each element once, holding its row in
-// registers. Each asks for as many resident blocks per multiprocessor as
-// keep enough loads in flight without spilling (4, or 3 for rows of 8192).
-// Column masks compare 32-bit values: the column of a register is a
-// constant plus the thread's offset, and a 64-bit compare per element costs
-// two instructions and a register pair that stays live across the loads.
+// registers, and ask for enough resident blocks per multiprocessor to keep
+// loads in flight. Column masks compare 32-bit values: a 64-bit compare is
+// two instructions per element (2-3% of the time at these sizes).
 
 module {
   // Rows of at most 1024 elements, 8 row(s) per block of 256 threads.

@@ -129,8 +129,16 @@ LogicalResult KernelLowering::lowerGlobalCopy(
     idx.append(coord.begin(), coord.end());
     return idx;
   };
-  auto lessThan = [&](Value x, Value bound) {
-    return arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, x, bound);
+  // Bounds are tested as `offset < dim - base`: one difference per thread
+  // and dimension, compared with each register's constant offset, so no
+  // per-element coordinate stays live (signed: the difference is negative
+  // for threads past the end).
+  SmallVector<Value> room;
+  for (int64_t d = 0; d < rank; ++d)
+    room.push_back(arith::SubIOp::create(b, l, dims[lead + d], base[d]));
+  auto within = [&](int64_t d, int64_t offset) {
+    return arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt,
+                                 index(offset), room[d]);
   };
   auto scalarAccess = [&](int64_t reg, const SmallVector<Value> &coord,
                           Value inside) {
@@ -220,16 +228,17 @@ LogicalResult KernelLowering::lowerGlobalCopy(
     if (beforeGroup)
       beforeGroup(r, v);
     SmallVector<Value> coord = groupCoord(r);
+    ArrayRef<int64_t> at = layout.regOffset(r);
     Value rowsInside;
     for (int64_t d = 0; d + 1 < rank; ++d) {
-      Value in = lessThan(coord[d], dims[lead + d]);
+      Value in = within(d, at[d]);
       rowsInside =
           rowsInside ? arith::AndIOp::create(b, l, rowsInside, in) : in;
     }
     auto elementInside = [&](int64_t e, SmallVector<Value> &c) {
       c = coord;
       c.back() = arith::AddIOp::create(b, l, coord.back(), index(e));
-      Value in = lessThan(c.back(), dims.back());
+      Value in = within(rank - 1, at.back() + e);
       return rowsInside ? arith::AndIOp::create(b, l, rowsInside, in) : in;
     };
     if (v == 1) {
@@ -239,11 +248,8 @@ LogicalResult KernelLowering::lowerGlobalCopy(
       continue;
     }
     // Whole run inside and aligned: one vector access; else element-wise.
-    Value end = arith::AddIOp::create(b, l, coord.back(), index(v));
-    Value full = arith::AndIOp::create(
-        b, l, aligned,
-        arith::CmpIOp::create(b, l, arith::CmpIPredicate::ule, end,
-                              dims.back()));
+    Value full =
+        arith::AndIOp::create(b, l, aligned, within(rank - 1, at.back() + v - 1));
     if (rowsInside)
       full = arith::AndIOp::create(b, l, full, rowsInside);
     auto ifOp = scf::IfOp::create(b, l, full, /*withElseRegion=*/true);

@@ -9,9 +9,15 @@
 // CHECK: memref.alloca() : memref<8xf32>
 // CHECK: memref.alloca() : memref<1xf32>
 // Load: a whole aligned run is one vector load, else element by element.
+// Bounds are tested as `register offset < dim - thread coordinate`, one
+// difference per dimension, so no per-element coordinate stays live.
+// CHECK: %[[ROWS:.*]] = arith.subi %{{.*}}, %{{.*}} : index
+// CHECK-NEXT: %[[COLS:.*]] = arith.subi %{{.*}}, %{{.*}} : index
 // CHECK: scf.if
 // CHECK: vector.load %{{.*}}[%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<?x?xf16, strided<[?, 1]>, #gpu.address_space<global>>, vector<8xf16>
 // CHECK: } else {
+// CHECK: arith.cmpi slt, %{{.*}}, %[[ROWS]] : index
+// CHECK: arith.cmpi slt, %{{.*}}, %[[COLS]] : index
 // CHECK: memref.load %{{.*}}[%{{.*}}, %{{.*}}] : memref<?x?xf16, strided<[?, 1]>, #gpu.address_space<global>>
 // CHECK-COUNT-8: arith.maxnumf
 // CHECK-COUNT-5: gpu.shuffle  xor
