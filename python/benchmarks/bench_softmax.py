@@ -1,16 +1,17 @@
 #!/usr/bin/env python3
-"""Row softmax, fp16: kernels/softmax.mlir against torch.softmax.
+"""Row softmax, fp16 or bf16: kernels/softmax.mlir against torch.softmax.
 
 For each shape [M, N]: Y = softmax(X, -1) with X random fp16. Bandwidth is
 2*M*N*2 bytes (read X, write Y) over the median time; the ceiling is a
 device-to-device copy of the same size (torch copy_), timed the same way.
 Our output is checked against an fp32 torch reference first.
 
-The kernel file may hold size-specialised kernels: --kernel sets the
-default, --kernel-map picks per shape, e.g.
-  --kernel-map 'N<=8192:softmax_row8192_f16'     (any M, N up to 8192)
+The kernel file holds size-specialised kernels: --kernel sets the default
+(softmax_<dtype>, any N), --kernel-map picks per shape, e.g.
+  --kernel-map 'N<=8192:softmax_n8192_f16'       (any M, N up to 8192)
   --kernel-map '4096x32768:softmax_f16'          (that shape only)
-Exact shapes win over N<= rules; among those the smallest limit wins.
+Exact shapes win over N<= rules; among those the smallest limit wins. The
+default map picks the one-pass kernels softmax_n{1024,4096,8192}_<dtype>.
 """
 
 from __future__ import annotations
@@ -58,24 +59,35 @@ def main(argv=None) -> int:
     p = c.parser(__doc__, "kernels/softmax.mlir")
     p.add_argument("--shapes", default=SHAPES,
                    help="comma-separated MxN (default: %(default)s)")
-    p.add_argument("--kernel", default="softmax_f16",
-                   help="our kernel (args X [M,N], Y [M,N] fp16) for shapes "
-                        "--kernel-map does not name (default: %(default)s)")
+    p.add_argument("--dtype", choices=["f16", "bf16"], default="f16",
+                   help="element type of X and Y (default: %(default)s)")
+    p.add_argument("--kernel", metavar="NAME",
+                   help="our kernel (args X [M,N], Y [M,N]) for shapes "
+                        "--kernel-map does not name (default: "
+                        "softmax_<dtype>)")
     p.add_argument("--kernel-map", metavar="SPEC",
                    help="per-shape kernels: comma-separated MxN:NAME or "
-                        "N<=LIMIT:NAME")
+                        "N<=LIMIT:NAME (default: the one-pass kernels)")
     args = p.parse_args(argv)
-    tol = args.tol if args.tol is not None else 5e-3
+    tol = args.tol if args.tol is not None else \
+        (5e-3 if args.dtype == "f16" else 1e-2)
+    if args.kernel is None:
+        args.kernel = f"softmax_{args.dtype}"
+    if args.kernel_map is None:
+        args.kernel_map = ",".join(
+            f"N<={n}:softmax_n{n}_{args.dtype}" for n in (1024, 4096, 8192))
     pick = parse_kernel_map(args.kernel_map)
 
     b = c.Bench(args)
     t = c.torch()
-    b.banner("softmax fp16: Y = softmax(X, dim=-1); TB/s = 2*M*N*2 B / time")
+    dtype = {"f16": t.float16, "bf16": t.bfloat16}[args.dtype]
+    b.banner(f"softmax {args.dtype}: Y = softmax(X, dim=-1); "
+             "TB/s = 2*M*N*2 B / time")
     table = c.Table(["M", "N", "kernel", "err", "ours ms", "ours TB/s",
                      "torch ms", "torch TB/s", "copy TB/s", "vs torch",
                      "of copy"])
     for m, n in parse_shapes(args.shapes):
-        x = t.randn(m, n, device="cuda", dtype=t.float16) * 4
+        x = t.randn(m, n, device="cuda", dtype=dtype) * 4
         y = t.empty_like(x)
         nbytes = 2 * m * n * 2
         tbs = lambda ms: nbytes / (ms * 1e-3) / 1e12  # noqa: E731
