@@ -129,16 +129,23 @@ LogicalResult KernelLowering::lowerGlobalCopy(
     idx.append(coord.begin(), coord.end());
     return idx;
   };
-  // Bounds are tested as `offset < dim - base`: one difference per thread
-  // and dimension, compared with each register's constant offset, so no
-  // per-element coordinate stays live (signed: the difference is negative
-  // for threads past the end).
-  SmallVector<Value> room;
-  for (int64_t d = 0; d < rank; ++d)
+  // Bounds are tested as `-base <= offset < dim - base`: two values per
+  // thread and dimension, compared with each register's constant offset, so
+  // no per-element coordinate stays live (signed: a tile may start before
+  // the memref, and threads may start past its end).
+  SmallVector<Value> room, before;
+  for (int64_t d = 0; d < rank; ++d) {
     room.push_back(arith::SubIOp::create(b, l, dims[lead + d], base[d]));
-  auto within = [&](int64_t d, int64_t offset) {
-    return arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt,
-                                 index(offset), room[d]);
+    before.push_back(arith::SubIOp::create(b, l, index(0), base[d]));
+  }
+  // Elements [offset, offset + count) of dimension d are all inside.
+  auto within = [&](int64_t d, int64_t offset, int64_t count = 1) {
+    return arith::AndIOp::create(
+        b, l,
+        arith::CmpIOp::create(b, l, arith::CmpIPredicate::sle, before[d],
+                              index(offset)),
+        arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt,
+                              index(offset + count - 1), room[d]));
   };
   auto scalarAccess = [&](int64_t reg, const SmallVector<Value> &coord,
                           Value inside) {
@@ -208,12 +215,16 @@ LogicalResult KernelLowering::lowerGlobalCopy(
   if (v > 1 && !beforeGroup) {
     Value inside = aligned;
     for (int64_t d = 0; d < rank; ++d) {
-      Value end = arith::AddIOp::create(b, l, map.lookup(offsets[lead + d]),
-                                        index(layout.shape[d]));
+      Value origin = map.lookup(offsets[lead + d]);
+      Value end = arith::AddIOp::create(b, l, origin, index(layout.shape[d]));
       inside = arith::AndIOp::create(
           b, l, inside,
-          arith::CmpIOp::create(b, l, arith::CmpIPredicate::ule, end,
-                                dims[lead + d]));
+          arith::AndIOp::create(
+              b, l,
+              arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, origin,
+                                    index(0)),
+              arith::CmpIOp::create(b, l, arith::CmpIPredicate::sle, end,
+                                    dims[lead + d])));
     }
     auto split = scf::IfOp::create(b, l, inside, /*withElseRegion=*/true);
     fastPathGuard.emplace(b);
@@ -249,7 +260,7 @@ LogicalResult KernelLowering::lowerGlobalCopy(
     }
     // Whole run inside and aligned: one vector access; else element-wise.
     Value full =
-        arith::AndIOp::create(b, l, aligned, within(rank - 1, at.back() + v - 1));
+        arith::AndIOp::create(b, l, aligned, within(rank - 1, at.back(), v));
     if (rowsInside)
       full = arith::AndIOp::create(b, l, full, rowsInside);
     auto ifOp = scf::IfOp::create(b, l, full, /*withElseRegion=*/true);

@@ -9,14 +9,20 @@
 // CHECK: memref.alloca() : memref<8xf32>
 // CHECK: memref.alloca() : memref<1xf32>
 // Load: a whole aligned run is one vector load, else element by element.
-// Bounds are tested as `register offset < dim - thread coordinate`, one
-// difference per dimension, so no per-element coordinate stays live.
-// CHECK: %[[ROWS:.*]] = arith.subi %{{.*}}, %{{.*}} : index
-// CHECK-NEXT: %[[COLS:.*]] = arith.subi %{{.*}}, %{{.*}} : index
+// Bounds are tested as `-coordinate <= register offset < dim - coordinate`
+// with the thread's coordinate, two values per dimension, so no per-element
+// coordinate stays live; the whole-tile test also needs the origin >= 0.
+// CHECK: %[[ROWS:.*]] = arith.subi %{{.*}}, %[[ROW:.*]] : index
+// CHECK: %[[ROWS0:.*]] = arith.subi %{{.*}}, %[[ROW]] : index
+// CHECK: %[[COLS:.*]] = arith.subi %{{.*}}, %[[COL:.*]] : index
+// CHECK: %[[COLS0:.*]] = arith.subi %{{.*}}, %[[COL]] : index
+// CHECK: arith.cmpi sge, %block_id_x, %{{.*}} : index
 // CHECK: scf.if
 // CHECK: vector.load %{{.*}}[%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<?x?xf16, strided<[?, 1]>, #gpu.address_space<global>>, vector<8xf16>
 // CHECK: } else {
+// CHECK: arith.cmpi sle, %[[ROWS0]], %{{.*}} : index
 // CHECK: arith.cmpi slt, %{{.*}}, %[[ROWS]] : index
+// CHECK: arith.cmpi sle, %[[COLS0]], %{{.*}} : index
 // CHECK: arith.cmpi slt, %{{.*}}, %[[COLS]] : index
 // CHECK: memref.load %{{.*}}[%{{.*}}, %{{.*}}] : memref<?x?xf16, strided<[?, 1]>, #gpu.address_space<global>>
 // CHECK-COUNT-8: arith.maxnumf
