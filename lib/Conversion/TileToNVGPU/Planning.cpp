@@ -7,9 +7,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelLowering.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "SM90.h"
 
+#include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -27,8 +30,9 @@ LogicalResult KernelLowering::plan() {
 bool tile::holdsTileOps(Operation *op) {
   for (Region &region : op->getRegions()) {
     WalkResult walk = region.walk([](Operation *inner) {
-      return isa<TileDialect>(inner->getDialect()) ? WalkResult::interrupt()
-                                                   : WalkResult::advance();
+      return isa_and_present<TileDialect>(inner->getDialect())
+                 ? WalkResult::interrupt()
+                 : WalkResult::advance();
     });
     if (walk.wasInterrupted())
       return true;
@@ -36,12 +40,28 @@ bool tile::holdsTileOps(Operation *op) {
   return false;
 }
 
-/// An scf.if may branch over tile operations: its condition is the same in
-/// every thread of the block (outside element-wise bodies no value of a
-/// kernel depends on the thread), so the barriers inside are reached by all
-/// threads or by none. What it may not hold: results (fragments are not SSA
-/// values), TMA loads and pipelined loops, whose barriers and stages are
-/// planned for the whole kernel.
+/// The op of `cond`'s backward slice that makes it differ between the threads
+/// of a block, if any.
+static Operation *threadDependence(Value cond) {
+  SetVector<Operation *> slice;
+  BackwardSliceOptions options;
+  options.inclusive = true;
+  (void)getBackwardSlice(cond, &slice, options);
+  for (Operation *op : slice)
+    if (isa<gpu::ThreadIdOp, gpu::GlobalIdOp, gpu::LaneIdOp, gpu::SubgroupIdOp,
+            gpu::ShuffleOp, LLVM::InlineAsmOp>(op) ||
+        isa_and_present<NVVM::NVVMDialect>(op->getDialect()))
+      return op;
+  return nullptr;
+}
+
+/// An scf.if may branch over tile operations when its condition is the same
+/// in every thread of the block, so that the barriers inside are reached by
+/// all threads or by none: tile operations give no value that depends on the
+/// thread outside element-wise bodies, and a condition computed from one
+/// that does (gpu.thread_id, ...) is refused. What a branch may not hold:
+/// results (fragments are not SSA values), TMA loads and pipelined loops,
+/// whose barriers and stages are planned for the whole kernel.
 LogicalResult KernelLowering::planRegions() {
   WalkResult walk =
       kernel->walk<WalkOrder::PreOrder>([&](Operation *op) -> WalkResult {
@@ -54,6 +74,13 @@ LogicalResult KernelLowering::planRegions() {
         if (!branch) {
           op->emitOpError("holds tile operations; only tile.pipelined and "
                           "scf.if may enclose them on sm_90a");
+          return WalkResult::interrupt();
+        }
+        if (Operation *source = threadDependence(branch.getCondition())) {
+          branch.emitOpError("holds tile operations, and its condition "
+                             "depends on the thread through '")
+              << source->getName()
+              << "': every thread of the block must take the same path";
           return WalkResult::interrupt();
         }
         if (branch.getNumResults()) {

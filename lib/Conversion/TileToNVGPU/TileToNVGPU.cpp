@@ -144,7 +144,7 @@ LogicalResult KernelLowering::lowerBlock(Block &block) {
       } else {
         result = lowerParallel(parallel);
       }
-    } else if (isa<TileDialect>(op.getDialect())) {
+    } else if (isa_and_present<TileDialect>(op.getDialect())) {
       result = op.emitOpError("is not lowered on sm_90a yet");
     } else if (auto branch = dyn_cast<scf::IfOp>(op);
                branch && holdsTileOps(branch)) {

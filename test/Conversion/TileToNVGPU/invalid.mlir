@@ -215,3 +215,19 @@ tile.kernel @parallel_shared_input(%A: memref<?x?xf16>) grid [1] threads 128 {
     tile.yield %x : f16
   }
 }
+
+// -----
+
+tile.kernel @branch_thread(%C: memref<?x?xf32>) grid [1] threads 128 {
+  %c48 = arith.constant 48 : index
+  %z = arith.constant 0.0 : f32
+  %c = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  %r = tile.alloc_fragment : !tile.fragment<64xf32>
+  %t = gpu.thread_id x
+  %lo = arith.cmpi ult, %t, %c48 : index
+  tile.fill %c, %z : !tile.fragment<64x64xf32>, f32
+  // expected-error @+1 {{holds tile operations, and its condition depends on the thread through 'gpu.thread_id': every thread of the block must take the same path}}
+  scf.if %lo {
+    tile.reduce max %c -> %r {dim = 0 : i64} : !tile.fragment<64x64xf32> -> !tile.fragment<64xf32>
+  }
+}
