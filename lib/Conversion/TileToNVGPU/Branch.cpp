@@ -2,9 +2,15 @@
 //
 // An scf.if whose branches hold tile operations becomes an scf.if whose
 // branches hold their lowering. Its condition is uniform across the block
-// (planRegions says why), so the barriers of a branch are reached by every
-// thread or by none. No wgmma group is left in flight across the branch:
-// each path then reads its accumulators as straight-line code would.
+// (planRegions checks it), so the barriers of a branch are reached by every
+// thread or by none.
+//
+// A wgmma group is left in flight across the loop's back edge only when
+// nothing else in the loop body touches its accumulator (lowerGemm), so a
+// branch never reads one early; the wait below keeps that true should a
+// branch ever meet a pending accumulator. Each branch starts from the
+// groups pending before it; after it, a group counts as pending if it may
+// be on either path.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,26 +20,35 @@ using namespace mlir;
 using namespace mlir::tile;
 
 LogicalResult KernelLowering::lowerIf(scf::IfOp op) {
-  auto settle = [&] {
-    if (!pendingAccumulators.empty()) {
+  auto settle = [&](Operation *scope) {
+    bool touched = false;
+    scope->walk([&](Operation *inner) {
+      for (Value acc : pendingAccumulators)
+        touched |= llvm::is_contained(inner->getOperands(), acc);
+    });
+    if (touched) {
       emitWgmmaWait(0, pendingAccumulators);
       pendingAccumulators.clear();
     }
   };
-  settle();
+  settle(op);
   bool withElse = !op.getElseRegion().empty();
   auto lowered = scf::IfOp::create(b, op.getLoc(),
                                    map.lookup(op.getCondition()), withElse);
   OpBuilder::InsertionGuard guard(b);
+  SmallVector<Value> before = pendingAccumulators;
   b.setInsertionPoint(lowered.thenYield());
   if (failed(lowerBlock(*op.thenBlock())))
     return failure();
-  settle();
+  SmallVector<Value> afterThen = pendingAccumulators;
+  pendingAccumulators = before;
   if (withElse) {
     b.setInsertionPoint(lowered.elseYield());
     if (failed(lowerBlock(*op.elseBlock())))
       return failure();
-    settle();
   }
+  for (Value acc : afterThen)
+    if (!llvm::is_contained(pendingAccumulators, acc))
+      pendingAccumulators.push_back(acc);
   return success();
 }

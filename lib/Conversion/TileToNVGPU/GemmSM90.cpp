@@ -277,17 +277,32 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
     storeStruct(*this, accs[mt], acc.regs, mt * regsPerTile, regsPerTile);
 
   // Inside a pipelined loop whose only gemm this is, leave this group in
-  // flight while the next iteration's operands arrive, unless something
-  // later in the body reads C. With several gemms in the body, the group
-  // would stay in flight across the loop's back edge while other
-  // instructions run, and ptxas serialises every wgmma of the kernel (C7515)
-  // when a register copy there touches the accumulator.
+  // flight while the next iteration's operands arrive, unless something else
+  // reads or writes C: later in the body, or anywhere in it (the body runs
+  // again after the back edge), nested regions included. With several gemms
+  // in the body, the group would stay in flight across the back edge while
+  // other instructions run, and ptxas serialises every wgmma of the kernel
+  // (C7515) when a register copy there touches the accumulator.
+  auto touchesC = [&](Operation *other) {
+    WalkResult walk = other->walk([&](Operation *inner) {
+      return inner != op.getOperation() &&
+                     llvm::is_contained(inner->getOperands(), op.getC())
+                 ? WalkResult::interrupt()
+                 : WalkResult::advance();
+    });
+    return walk.wasInterrupted();
+  };
   bool laterUse = false;
   for (Operation *next = op->getNextNode(); next; next = next->getNextNode())
-    laterUse |= llvm::is_contained(next->getOperands(), op.getC());
-  bool inLoop = isa<PipelinedOp>(op->getParentOp());
-  auto gemms = op->getBlock()->getOps<GemmOp>();
-  laterUse |= inLoop && std::distance(gemms.begin(), gemms.end()) > 1;
+    laterUse |= touchesC(next);
+  auto loop = dyn_cast<PipelinedOp>(op->getParentOp());
+  SmallVector<GemmOp> loopGemms;
+  if (loop) {
+    loop.getBody().walk([&](GemmOp g) { loopGemms.push_back(g); });
+    for (Operation &other : loop.getBody().front())
+      laterUse |= touchesC(&other);
+    laterUse |= loopGemms.size() > 1;
+  }
   // The wait completes every older group too: in a loop, those of the
   // body's other gemms in the previous iteration. Their registers go through
   // it as well, so that no read of them moves above it.
@@ -296,12 +311,11 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
     if (!llvm::is_contained(inFlight, v))
       inFlight.push_back(v);
   };
-  if (inLoop)
-    for (auto other : op->getBlock()->getOps<GemmOp>())
-      add(other.getC());
+  for (GemmOp other : loopGemms)
+    add(other.getC());
   for (Value v : pendingAccumulators)
     add(v);
-  if (inLoop && !laterUse) {
+  if (loop && !laterUse) {
     emitWgmmaWait(1, inFlight);
     if (!llvm::is_contained(pendingAccumulators, op.getC()))
       pendingAccumulators.push_back(op.getC());
