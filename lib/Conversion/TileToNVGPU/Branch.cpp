@@ -20,18 +20,11 @@ using namespace mlir;
 using namespace mlir::tile;
 
 LogicalResult KernelLowering::lowerIf(scf::IfOp op) {
-  auto settle = [&](Operation *scope) {
-    bool touched = false;
-    scope->walk([&](Operation *inner) {
-      for (Value acc : pendingAccumulators)
-        touched |= llvm::is_contained(inner->getOperands(), acc);
-    });
-    if (touched) {
-      emitWgmmaWait(0, pendingAccumulators);
-      pendingAccumulators.clear();
-    }
-  };
-  settle(op);
+  if (llvm::any_of(pendingAccumulators,
+                   [&](Value acc) { return usedWithin(acc, op); })) {
+    emitWgmmaWait(0, pendingAccumulators);
+    pendingAccumulators.clear();
+  }
   bool withElse = !op.getElseRegion().empty();
   auto lowered = scf::IfOp::create(b, op.getLoc(),
                                    map.lookup(op.getCondition()), withElse);

@@ -278,30 +278,18 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
 
   // Inside a pipelined loop whose only gemm this is, leave this group in
   // flight while the next iteration's operands arrive, unless something else
-  // reads or writes C: later in the body, or anywhere in it (the body runs
-  // again after the back edge), nested regions included. With several gemms
-  // in the body, the group would stay in flight across the back edge while
-  // other instructions run, and ptxas serialises every wgmma of the kernel
-  // (C7515) when a register copy there touches the accumulator.
-  auto touchesC = [&](Operation *other) {
-    WalkResult walk = other->walk([&](Operation *inner) {
-      return inner != op.getOperation() &&
-                     llvm::is_contained(inner->getOperands(), op.getC())
-                 ? WalkResult::interrupt()
-                 : WalkResult::advance();
-    });
-    return walk.wasInterrupted();
-  };
-  bool laterUse = false;
-  for (Operation *next = op->getNextNode(); next; next = next->getNextNode())
-    laterUse |= touchesC(next);
+  // in the body reads or writes C (before the gemm too: the body runs again
+  // after the back edge; nested regions included). With several gemms in the
+  // body, the group would stay in flight across the back edge while other
+  // instructions run, and ptxas serialises every wgmma of the kernel (C7515)
+  // when a register copy there touches the accumulator. Outside a loop the
+  // gemm completes its group at once.
   auto loop = dyn_cast<PipelinedOp>(op->getParentOp());
   SmallVector<GemmOp> loopGemms;
+  bool keepInFlight = false;
   if (loop) {
     loop.getBody().walk([&](GemmOp g) { loopGemms.push_back(g); });
-    for (Operation &other : loop.getBody().front())
-      laterUse |= touchesC(&other);
-    laterUse |= loopGemms.size() > 1;
+    keepInFlight = loopGemms.size() == 1 && !usedWithin(op.getC(), loop, op);
   }
   // The wait completes every older group too: in a loop, those of the
   // body's other gemms in the previous iteration. Their registers go through
@@ -315,7 +303,7 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
     add(other.getC());
   for (Value v : pendingAccumulators)
     add(v);
-  if (loop && !laterUse) {
+  if (keepInFlight) {
     emitWgmmaWait(1, inFlight);
     if (!llvm::is_contained(pendingAccumulators, op.getC()))
       pendingAccumulators.push_back(op.getC());

@@ -169,6 +169,10 @@ constexpr llvm::StringLiteral kTensorMapArgsAttr = "tile.tensormap_args";
 /// Whether a region of `op` holds a tile operation.
 bool holdsTileOps(Operation *op);
 
+/// Whether an op nested in `scope` (or `scope` itself), other than `except`,
+/// takes `v` as an operand.
+bool usedWithin(Value v, Operation *scope, Operation *except = nullptr);
+
 /// The dtype spelling of docs/KernelABI.md (f16, bf16, f32, i32, ...).
 std::string abiTypeName(Type t);
 

@@ -40,6 +40,18 @@ bool tile::holdsTileOps(Operation *op) {
   return false;
 }
 
+bool tile::usedWithin(Value v, Operation *scope, Operation *except) {
+  return llvm::any_of(v.getUsers(), [&](Operation *user) {
+    return user != except && scope->isAncestor(user);
+  });
+}
+
+/// A global-to-shared copy: a TMA load.
+static bool isTmaLoad(CopyOp copy) {
+  return isa<MemRefType>(copy.getSource().getType()) &&
+         isa<SharedType>(copy.getDest().getType());
+}
+
 /// The op of `cond`'s backward slice that makes it differ between the threads
 /// of a block, if any.
 static Operation *threadDependence(Value cond) {
@@ -95,8 +107,7 @@ LogicalResult KernelLowering::planRegions() {
             return WalkResult::interrupt();
           }
           auto copy = dyn_cast<CopyOp>(nested);
-          if (copy && isa<MemRefType>(copy.getSource().getType()) &&
-              isa<SharedType>(copy.getDest().getType())) {
+          if (copy && isTmaLoad(copy)) {
             copy.emitOpError("a global-to-shared copy (a TMA load) cannot "
                              "be conditional on sm_90a");
             return WalkResult::interrupt();
@@ -118,8 +129,7 @@ LogicalResult KernelLowering::planSharedTiles() {
   SmallVector<CopyOp> tmaCopies;
   DenseMap<Value, int64_t> stagesOf;
   WalkResult walk = kernel.walk([&](CopyOp copy) {
-    if (!isa<MemRefType>(copy.getSource().getType()) ||
-        !isa<SharedType>(copy.getDest().getType()))
+    if (!isTmaLoad(copy))
       return WalkResult::advance();
     auto arg = dyn_cast<BlockArgument>(copy.getSource());
     if (!arg || arg.getOwner() != &body) {
