@@ -52,6 +52,22 @@ def parser(description: str, kernel_file: str) -> argparse.ArgumentParser:
     return p
 
 
+DTYPES = ("f16", "bf16")
+
+
+def add_dtype_option(p: argparse.ArgumentParser, what: str) -> None:
+    """--dtype f16|bf16, the element type of `what` and of our kernel's
+    name suffix."""
+    p.add_argument("--dtype", choices=DTYPES, default="f16",
+                   help=f"element type of {what} (default: %(default)s)")
+
+
+def torch_dtype(name: str):
+    """The torch dtype of a kernel dtype name (f16, bf16)."""
+    t = torch()
+    return {"f16": t.float16, "bf16": t.bfloat16}[name]
+
+
 def torch():
     """torch, imported on first use (so that --help needs no torch)."""
     try:

@@ -36,8 +36,7 @@ def main(argv=None) -> int:
                    help="also run B=8, H=32, S=4096, D=64")
     p.add_argument("--causal", choices=["both", "yes", "no"],
                    default="both", help="which masks (default: both)")
-    p.add_argument("--dtype", choices=["f16", "bf16"], default="f16",
-                   help="element type of Q, K, V and O (default: %(default)s)")
+    c.add_dtype_option(p, "Q, K, V and O")
     p.add_argument("--kernel", metavar="NAME",
                    help="our kernel for every row (default: "
                         "attention[_causal]_d<D>_<dtype>)")
@@ -55,7 +54,7 @@ def main(argv=None) -> int:
     t = c.torch()
     F = t.nn.functional
     from torch.nn.attention import SDPBackend, sdpa_kernel
-    dtype = {"f16": t.float16, "bf16": t.bfloat16}[args.dtype]
+    dtype = c.torch_dtype(args.dtype)
     b.banner(f"attention forward {args.dtype}: O = softmax(Q K^T * scale) V; "
              "TFLOP/s = 4*B*H*S^2*D / time (/2 causal)")
     table = c.Table(["B", "H", "S", "D", "causal", "err", "ours ms",

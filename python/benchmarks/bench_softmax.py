@@ -59,8 +59,7 @@ def main(argv=None) -> int:
     p = c.parser(__doc__, "kernels/softmax.mlir")
     p.add_argument("--shapes", default=SHAPES,
                    help="comma-separated MxN (default: %(default)s)")
-    p.add_argument("--dtype", choices=["f16", "bf16"], default="f16",
-                   help="element type of X and Y (default: %(default)s)")
+    c.add_dtype_option(p, "X and Y")
     p.add_argument("--kernel", metavar="NAME",
                    help="our kernel (args X [M,N], Y [M,N]) for shapes "
                         "--kernel-map does not name (default: "
@@ -80,7 +79,7 @@ def main(argv=None) -> int:
 
     b = c.Bench(args)
     t = c.torch()
-    dtype = {"f16": t.float16, "bf16": t.bfloat16}[args.dtype]
+    dtype = c.torch_dtype(args.dtype)
     b.banner(f"softmax {args.dtype}: Y = softmax(X, dim=-1); "
              "TB/s = 2*M*N*2 B / time")
     table = c.Table(["M", "N", "kernel", "err", "ours ms", "ours TB/s",
