@@ -87,46 +87,52 @@ tile_rt_status tile_rt_mem_dtod(tile_rt_context *ctx, tile_rt_deviceptr dst,
   return TILE_RT_SUCCESS;
 }
 
-tile_rt_status tile_rt_mem_set8(tile_rt_context *ctx, tile_rt_deviceptr dst,
-                                uint8_t value, size_t count) {
-  RT_TRY(rt_check_ctx(ctx, "tile_rt_mem_set8"));
+/* The memsets of `count` elements of `width` bytes (1, 2 or 4): the checks
+ * and the error report are shared, the driver call is the width's. */
+static tile_rt_status rt_mem_set(tile_rt_context *ctx, const char *fn,
+                                 tile_rt_deviceptr dst, unsigned width,
+                                 uint32_t value, size_t count) {
+  RT_TRY(rt_check_ctx(ctx, fn));
   if (count == 0)
     return TILE_RT_SUCCESS;
-  CUresult r = ctx->cu->cuMemsetD8((CUdeviceptr)dst, value, count);
+  if (dst % width != 0)
+    return rt_error(TILE_RT_ERROR_INVALID_ARGUMENT,
+                    "%s: 0x%llx is not %u-byte aligned", fn,
+                    (unsigned long long)dst, width);
+  CUresult r;
+  const char *call;
+  switch (width) {
+  case 1:
+    call = "cuMemsetD8";
+    r = ctx->cu->cuMemsetD8((CUdeviceptr)dst, (unsigned char)value, count);
+    break;
+  case 2:
+    call = "cuMemsetD16";
+    r = ctx->cu->cuMemsetD16((CUdeviceptr)dst, (unsigned short)value, count);
+    break;
+  default:
+    call = "cuMemsetD32";
+    r = ctx->cu->cuMemsetD32((CUdeviceptr)dst, value, count);
+    break;
+  }
   if (r != CUDA_SUCCESS)
-    return rt_cuda_error(r, "cuMemsetD8", "setting %zu bytes at 0x%llx", count,
+    return rt_cuda_error(r, call, "setting %zu %s at 0x%llx", count,
+                         width == 1 ? "bytes" : "words",
                          (unsigned long long)dst);
   return TILE_RT_SUCCESS;
+}
+
+tile_rt_status tile_rt_mem_set8(tile_rt_context *ctx, tile_rt_deviceptr dst,
+                                uint8_t value, size_t count) {
+  return rt_mem_set(ctx, "tile_rt_mem_set8", dst, 1, value, count);
 }
 
 tile_rt_status tile_rt_mem_set16(tile_rt_context *ctx, tile_rt_deviceptr dst,
                                  uint16_t value, size_t count) {
-  RT_TRY(rt_check_ctx(ctx, "tile_rt_mem_set16"));
-  if (count == 0)
-    return TILE_RT_SUCCESS;
-  if (dst % 2 != 0)
-    return rt_error(TILE_RT_ERROR_INVALID_ARGUMENT,
-                    "tile_rt_mem_set16: 0x%llx is not 2-byte aligned",
-                    (unsigned long long)dst);
-  CUresult r = ctx->cu->cuMemsetD16((CUdeviceptr)dst, value, count);
-  if (r != CUDA_SUCCESS)
-    return rt_cuda_error(r, "cuMemsetD16", "setting %zu words at 0x%llx", count,
-                         (unsigned long long)dst);
-  return TILE_RT_SUCCESS;
+  return rt_mem_set(ctx, "tile_rt_mem_set16", dst, 2, value, count);
 }
 
 tile_rt_status tile_rt_mem_set32(tile_rt_context *ctx, tile_rt_deviceptr dst,
                                  uint32_t value, size_t count) {
-  RT_TRY(rt_check_ctx(ctx, "tile_rt_mem_set32"));
-  if (count == 0)
-    return TILE_RT_SUCCESS;
-  if (dst % 4 != 0)
-    return rt_error(TILE_RT_ERROR_INVALID_ARGUMENT,
-                    "tile_rt_mem_set32: 0x%llx is not 4-byte aligned",
-                    (unsigned long long)dst);
-  CUresult r = ctx->cu->cuMemsetD32((CUdeviceptr)dst, value, count);
-  if (r != CUDA_SUCCESS)
-    return rt_cuda_error(r, "cuMemsetD32", "setting %zu words at 0x%llx", count,
-                         (unsigned long long)dst);
-  return TILE_RT_SUCCESS;
+  return rt_mem_set(ctx, "tile_rt_mem_set32", dst, 4, value, count);
 }
