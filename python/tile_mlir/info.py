@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from . import _ffi
 from ._ffi import check
+from ._handle import _Handle
 
 _PARAM_KINDS = {
     _ffi.TILE_RT_PARAM_MEMREF: "memref",
@@ -132,40 +133,21 @@ def descs_of(info_ptr) -> list[KernelDesc]:
     return out
 
 
-class KernelInfo:
+class KernelInfo(_Handle):
     """A parsed kernel info text (owns a ``tile_rt_kernel_info``).
 
     Usable as a context manager; :func:`kernel_info` is the one-shot form.
     """
+
+    _free = "tile_rt_kernel_info_free"
+    _noun = "kernel info"
 
     def __init__(self, text: str | bytes):
         data = _as_bytes(text)
         ptr = ctypes.c_void_p()
         check(_ffi.rt().tile_rt_kernel_info_parse(ctypes.byref(ptr), data,
                                                  len(data)))
-        self._ptr = ptr
-
-    def close(self) -> None:
-        if self._ptr:
-            ptr, self._ptr = self._ptr, None
-            check(_ffi.rt().tile_rt_kernel_info_free(ptr))
-
-    def __enter__(self) -> KernelInfo:
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass
-
-    def _handle(self):
-        if not self._ptr:
-            raise ValueError("the kernel info is closed")
-        return self._ptr
+        super().__init__(ptr, None)
 
     def kernels(self) -> list[KernelDesc]:
         return descs_of(self._handle())

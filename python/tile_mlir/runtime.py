@@ -16,6 +16,7 @@ from typing import Any, Sequence
 
 from . import _ffi
 from ._ffi import check
+from ._handle import _Handle
 from .compiler import Compiled
 from .info import KernelDesc, descs_of, dtype_code, dtype_size
 
@@ -102,48 +103,6 @@ class MemRef:
         check(_ffi.rt().tile_rt_arg_memref(
             ctypes.byref(out), dtype_code(_dtype_name(self.dtype)),
             int(self.ptr), rank, sizes, strides))
-
-
-class _Handle:
-    """An owned runtime handle: close() frees it once."""
-
-    _free = None  # name of the tile_rt_*_free function
-    _ptr = None
-
-    def __init__(self, ptr: ctypes.c_void_p, parent: Runtime | None):
-        self._ptr = ptr
-        self._parent = parent
-        if parent is not None:
-            parent._children.add(self)
-
-    @property
-    def closed(self) -> bool:
-        return not self._ptr
-
-    def _handle(self) -> ctypes.c_void_p:
-        if not self._ptr:
-            raise ValueError(f"the {type(self).__name__} is closed")
-        return self._ptr
-
-    def _release(self, ptr) -> None:
-        check(getattr(_ffi.rt(), self._free)(ptr))
-
-    def close(self) -> None:
-        if self._ptr:
-            ptr, self._ptr = self._ptr, None
-            self._release(ptr)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass
 
 
 @dataclass(frozen=True)
