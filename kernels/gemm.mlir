@@ -1,91 +1,52 @@
 // Tensor-core GEMM, C[M,N] = A[M,K] . B[K,N], row-major, fp32 accumulation.
 //
-// One 128x256 tile of C per block of two warpgroups (each owns 64 rows); K is
-// walked 64 at a time through a 4-stage pipeline of TMA loads (48 KB a stage). M, N, K need not be multiples of
-// the tile sizes (out-of-range elements read as zero and are not stored);
-// the runtime requires 16-byte aligned rows (K and N multiples of 8).
-// The kernels differ only in element types: f16 -> f16, bf16 -> bf16 and
-// f16 -> f32.
+// One BM x BN tile of C per block of THREADS / 128 warpgroups (each owns
+// BM / warpgroups rows, in m64 wgmma steps); K is walked BK at a time through
+// a STAGES-deep pipeline of TMA loads ((BM + BN) x BK elements a stage). M,
+// N, K need not be multiples of the tile sizes (out-of-range elements read as
+// zero and are not stored); the runtime requires 16-byte aligned rows (K and
+// N multiples of 8 for 16-bit types). T is the input type, TC the output's.
+//
+// The defaults, 128x256x64 in 4 stages on two warpgroups, are the fastest
+// schedule at 4096^3; the named instances are the element-type variants.
 
 module {
-  tile.kernel @gemm_f16(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>)
-      grid [%C[1] / 256, %C[0] / 128] threads 256 {
+  tile.kernel @gemm(%A: memref<?x?x!tile.param<"T">>, %B: memref<?x?x!tile.param<"T">>,
+                    %C: memref<?x?x!tile.param<"TC">>)
+      params {BM = 128, BN = 256, BK = 64, STAGES = 4, THREADS = 256,
+              T = f16, TC = f16}
+      space {BM = [64, 128, 256], BN = [64, 128, 192, 256], BK = [64, 128],
+             STAGES = [2, 3, 4, 5, 6], THREADS = [128, 256],
+             T = [f16, bf16], TC = [f16, bf16, f32]}
+      where [BM mod (THREADS floordiv 2) == 0]
+      grid [%C[1] / BN, %C[0] / BM] threads THREADS
+      requires [%B[0] == %A[1], %C[0] == %A[0], %C[1] == %B[1]] {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
-    %c64 = arith.constant 64 : index
-    %c128 = arith.constant 128 : index
-    %c256 = arith.constant 256 : index
+    %bm = tile.param "BM" : index
+    %bn = tile.param "BN" : index
+    %bk = tile.param "BK" : index
     %zero = arith.constant 0.0 : f32
     %bx = tile.block_id x
     %by = tile.block_id y
-    %m0 = arith.muli %by, %c128 : index
-    %n0 = arith.muli %bx, %c256 : index
-    %K = memref.dim %A, %c1 : memref<?x?xf16>
-    %kt = arith.ceildivui %K, %c64 : index
-    %a = tile.alloc_shared : !tile.shared<128x64xf16>
-    %b = tile.alloc_shared : !tile.shared<64x256xf16>
-    %acc = tile.alloc_fragment : !tile.fragment<128x256xf32>
-    tile.fill %acc, %zero : !tile.fragment<128x256xf32>, f32
-    tile.pipelined %k = %c0 to %kt step %c1 num_stages 4 {
-      %k0 = arith.muli %k, %c64 : index
-      tile.copy %A[%m0, %k0] -> %a : memref<?x?xf16> -> !tile.shared<128x64xf16>
-      tile.copy %B[%k0, %n0] -> %b : memref<?x?xf16> -> !tile.shared<64x256xf16>
-      tile.gemm %a, %b, %acc : !tile.shared<128x64xf16>, !tile.shared<64x256xf16>, !tile.fragment<128x256xf32>
+    %m0 = arith.muli %by, %bm : index
+    %n0 = arith.muli %bx, %bn : index
+    %K = memref.dim %A, %c1 : memref<?x?x!tile.param<"T">>
+    %kt = arith.ceildivui %K, %bk : index
+    %a = tile.alloc_shared [%bm, %bk] : !tile.shared<?x?x!tile.param<"T">>
+    %b = tile.alloc_shared [%bk, %bn] : !tile.shared<?x?x!tile.param<"T">>
+    %acc = tile.alloc_fragment [%bm, %bn] : !tile.fragment<?x?xf32>
+    tile.fill %acc, %zero : !tile.fragment<?x?xf32>, f32
+    tile.pipelined %k = %c0 to %kt step %c1 num_stages STAGES {
+      %k0 = arith.muli %k, %bk : index
+      tile.copy %A[%m0, %k0] -> %a : memref<?x?x!tile.param<"T">> -> !tile.shared<?x?x!tile.param<"T">>
+      tile.copy %B[%k0, %n0] -> %b : memref<?x?x!tile.param<"T">> -> !tile.shared<?x?x!tile.param<"T">>
+      tile.gemm %a, %b, %acc : !tile.shared<?x?x!tile.param<"T">>, !tile.shared<?x?x!tile.param<"T">>, !tile.fragment<?x?xf32>
     }
-    tile.copy %acc -> %C[%m0, %n0] : !tile.fragment<128x256xf32> -> memref<?x?xf16>
+    tile.copy %acc -> %C[%m0, %n0] : !tile.fragment<?x?xf32> -> memref<?x?x!tile.param<"TC">>
   }
 
-  tile.kernel @gemm_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>, %C: memref<?x?xbf16>)
-      grid [%C[1] / 256, %C[0] / 128] threads 256 {
-    %c0 = arith.constant 0 : index
-    %c1 = arith.constant 1 : index
-    %c64 = arith.constant 64 : index
-    %c128 = arith.constant 128 : index
-    %c256 = arith.constant 256 : index
-    %zero = arith.constant 0.0 : f32
-    %bx = tile.block_id x
-    %by = tile.block_id y
-    %m0 = arith.muli %by, %c128 : index
-    %n0 = arith.muli %bx, %c256 : index
-    %K = memref.dim %A, %c1 : memref<?x?xbf16>
-    %kt = arith.ceildivui %K, %c64 : index
-    %a = tile.alloc_shared : !tile.shared<128x64xbf16>
-    %b = tile.alloc_shared : !tile.shared<64x256xbf16>
-    %acc = tile.alloc_fragment : !tile.fragment<128x256xf32>
-    tile.fill %acc, %zero : !tile.fragment<128x256xf32>, f32
-    tile.pipelined %k = %c0 to %kt step %c1 num_stages 4 {
-      %k0 = arith.muli %k, %c64 : index
-      tile.copy %A[%m0, %k0] -> %a : memref<?x?xbf16> -> !tile.shared<128x64xbf16>
-      tile.copy %B[%k0, %n0] -> %b : memref<?x?xbf16> -> !tile.shared<64x256xbf16>
-      tile.gemm %a, %b, %acc : !tile.shared<128x64xbf16>, !tile.shared<64x256xbf16>, !tile.fragment<128x256xf32>
-    }
-    tile.copy %acc -> %C[%m0, %n0] : !tile.fragment<128x256xf32> -> memref<?x?xbf16>
-  }
-
-  tile.kernel @gemm_f16_f32(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>)
-      grid [%C[1] / 256, %C[0] / 128] threads 256 {
-    %c0 = arith.constant 0 : index
-    %c1 = arith.constant 1 : index
-    %c64 = arith.constant 64 : index
-    %c128 = arith.constant 128 : index
-    %c256 = arith.constant 256 : index
-    %zero = arith.constant 0.0 : f32
-    %bx = tile.block_id x
-    %by = tile.block_id y
-    %m0 = arith.muli %by, %c128 : index
-    %n0 = arith.muli %bx, %c256 : index
-    %K = memref.dim %A, %c1 : memref<?x?xf16>
-    %kt = arith.ceildivui %K, %c64 : index
-    %a = tile.alloc_shared : !tile.shared<128x64xf16>
-    %b = tile.alloc_shared : !tile.shared<64x256xf16>
-    %acc = tile.alloc_fragment : !tile.fragment<128x256xf32>
-    tile.fill %acc, %zero : !tile.fragment<128x256xf32>, f32
-    tile.pipelined %k = %c0 to %kt step %c1 num_stages 4 {
-      %k0 = arith.muli %k, %c64 : index
-      tile.copy %A[%m0, %k0] -> %a : memref<?x?xf16> -> !tile.shared<128x64xf16>
-      tile.copy %B[%k0, %n0] -> %b : memref<?x?xf16> -> !tile.shared<64x256xf16>
-      tile.gemm %a, %b, %acc : !tile.shared<128x64xf16>, !tile.shared<64x256xf16>, !tile.fragment<128x256xf32>
-    }
-    tile.copy %acc -> %C[%m0, %n0] : !tile.fragment<128x256xf32> -> memref<?x?xf32>
-  }
+  tile.instance @gemm_f16 = @gemm {}
+  tile.instance @gemm_bf16 = @gemm {T = bf16, TC = bf16}
+  tile.instance @gemm_f16_f32 = @gemm {TC = f32}
 }

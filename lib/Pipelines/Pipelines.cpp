@@ -21,6 +21,11 @@ void tile::buildTileToBinaryPipeline(OpPassManager &pm,
                                      BinaryFormat format) {
   ConvertTileToNVGPUOptions tileOptions;
   tileOptions.chip = options.chip;
+  TileSpecializeOptions specializeOptions;
+  specializeOptions.kernels.assign(options.kernels.begin(),
+                                   options.kernels.end());
+  specializeOptions.bind.assign(options.bind.begin(), options.bind.end());
+  pm.addPass(createTileSpecialize(specializeOptions));
   pm.addPass(createTileInferLayouts());
   pm.addPass(createConvertTileToNVGPU(tileOptions));
   std::string upstream = llvm::formatv(

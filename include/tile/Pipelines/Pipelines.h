@@ -21,6 +21,12 @@ struct TileToBinaryOptions : public PassPipelineOptions<TileToBinaryOptions> {
   PassOptions::Option<int> optLevel{*this, "opt-level",
                                     llvm::cl::desc("LLVM optimisation level"),
                                     llvm::cl::init(3)};
+  PassOptions::ListOption<std::string> kernels{
+      *this, "kernels",
+      llvm::cl::desc("Compile only these kernels and instances (default: all)")};
+  PassOptions::ListOption<std::string> bind{
+      *this, "bind",
+      llvm::cl::desc("NAME=VALUE bindings of the kernels' parameters")};
 };
 
 /// What the pipeline ends in.

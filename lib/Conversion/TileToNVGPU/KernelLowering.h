@@ -66,7 +66,7 @@ class KernelLowering {
 public:
   KernelLowering(KernelOp kernel, gpu::GPUModuleOp gpuModule)
       : kernel(kernel), gpuModule(gpuModule), b(kernel.getContext()),
-        threads(kernel.getThreads()) {}
+        threads(kernel.getThreadCount()) {}
 
   /// Checks the kernel and plans its resources. Emits diagnostics on failure.
   LogicalResult plan();

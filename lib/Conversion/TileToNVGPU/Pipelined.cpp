@@ -54,7 +54,7 @@ static FailureOr<Value> materializeAt(OpBuilder &b, Value v, Block &body,
 LogicalResult KernelLowering::lowerPipelined(PipelinedOp op) {
   Location l = op.getLoc();
   MLIRContext *ctx = b.getContext();
-  int64_t stages = op.getNumStages();
+  int64_t stages = op.getStageCount();
   Block &body = op.getBody().front();
 
   SmallVector<CopyOp> loads;

@@ -139,7 +139,7 @@ LogicalResult KernelLowering::planSharedTiles() {
     }
     tmaCopies.push_back(copy);
     auto loop = dyn_cast<PipelinedOp>(copy->getParentOp());
-    int64_t want = loop ? loop.getNumStages() : 1;
+    int64_t want = loop ? loop.getStageCount() : 1;
     int64_t &stages = stagesOf[copy.getDest()];
     if (stages && stages != want) {
       copy.emitOpError("the shared tile is filled by copies with different "

@@ -190,7 +190,7 @@ LogicalResult KernelLowering::emit() {
   func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr({(int32_t)threads, 1, 1}));
   if (!tensorMapParams.empty())
     func->setAttr(kTensorMapArgsAttr, b.getDenseI64ArrayAttr(tensorMapParams));
-  if (std::optional<int64_t> blocks = kernel.getMinBlocksPerSm())
+  if (std::optional<int64_t> blocks = kernel.getMinBlocks())
     func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
                   b.getI32IntegerAttr(*blocks));
 
@@ -271,7 +271,7 @@ std::string KernelLowering::kernelInfo() {
   os << "smem " << sharedBytes << "\n";
   for (unsigned i = 0, e = kernel.getNumGridDims(); i < e; ++i)
     os << "grid " << i << " " << kernel.getGridArgs()[i] << " "
-       << kernel.getGridDims()[i] << " " << kernel.getGridTiles()[i] << "\n";
+       << kernel.getGridDims()[i] << " " << kernel.getGridTile(i) << "\n";
   for (auto [i, t] : llvm::enumerate(kernel.getFunctionType().getInputs())) {
     if (auto m = dyn_cast<MemRefType>(t))
       os << "param memref " << i << " " << abiTypeName(m.getElementType())
@@ -300,6 +300,9 @@ struct ConvertTileToNVGPUPass
     SmallVector<KernelOp> kernels(module.getOps<KernelOp>());
     if (kernels.empty())
       return;
+    for (KernelOp kernel : kernels)
+      if (failed(kernel.requireSpecialised(getArgument())))
+        return signalPassFailure();
     if (chip != "sm_90a") {
       kernels.front().emitOpError("convert-tile-to-nvgpu targets sm_90a; "
                                   "chip '")

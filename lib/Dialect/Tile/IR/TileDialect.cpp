@@ -14,11 +14,12 @@ using namespace mlir::tile;
 
 #include "tile/Dialect/Tile/IR/TileDialect.cpp.inc"
 
-/// Parses `128x64xf16` into a static shape and an element type.
+/// Parses `128x64xf16` (or `?x64xf16` in a parametric kernel) into a shape
+/// and an element type.
 static ParseResult parseTileShape(AsmParser &parser,
                                   SmallVector<int64_t> &shape,
                                   Type &elementType) {
-  if (parser.parseDimensionList(shape, /*allowDynamic=*/false,
+  if (parser.parseDimensionList(shape, /*allowDynamic=*/true,
                                 /*withTrailingX=*/true) ||
       parser.parseType(elementType))
     return failure();
@@ -27,24 +28,31 @@ static ParseResult parseTileShape(AsmParser &parser,
 
 static void printTileShape(AsmPrinter &printer, ArrayRef<int64_t> shape,
                            Type elementType) {
-  for (int64_t d : shape)
-    printer << d << 'x';
+  for (int64_t d : shape) {
+    if (ShapedType::isDynamic(d))
+      printer << '?';
+    else
+      printer << d;
+    printer << 'x';
+  }
   printer << elementType;
 }
 
 #define GET_TYPEDEF_CLASSES
 #include "tile/Dialect/Tile/IR/TileTypes.cpp.inc"
 
-/// Shared by both tile types: a tile is a non-empty static box of scalars.
+/// Shared by both tile types: a tile is a non-empty box of scalars; `?`
+/// dimensions and `!tile.param` elements stand for what a parametric kernel
+/// fixes when it is specialised.
 static LogicalResult
 verifyTileType(function_ref<InFlightDiagnostic()> emitError,
                ArrayRef<int64_t> shape, Type elementType) {
   if (shape.empty() || shape.size() > 3)
     return emitError() << "a tile has rank 1 to 3, got rank " << shape.size();
   for (int64_t d : shape)
-    if (d <= 0)
+    if (d <= 0 && !ShapedType::isDynamic(d))
       return emitError() << "tile dimensions must be positive, got " << d;
-  if (!elementType.isIntOrFloat())
+  if (!elementType.isIntOrFloat() && !isa<ParamType>(elementType))
     return emitError() << "tile elements must be integers or floats, got "
                        << elementType;
   return success();

@@ -6,9 +6,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Dialect/Tile/IR/TileOps.h"
+#include "ParamSyntax.h"
 #include "tile/Dialect/Tile/IR/TileHardware.h"
 
 #include "mlir/IR/AffineMap.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
 
@@ -16,208 +18,6 @@ using namespace mlir;
 using namespace mlir::tile;
 
 #include "tile/Dialect/Tile/IR/TileEnums.cpp.inc"
-
-//===----------------------------------------------------------------------===//
-// KernelOp
-//===----------------------------------------------------------------------===//
-
-void KernelOp::build(OpBuilder &builder, OperationState &state, StringRef name,
-                     FunctionType type, ArrayRef<int64_t> gridArgs,
-                     ArrayRef<int64_t> gridDims, ArrayRef<int64_t> gridTiles,
-                     int64_t threads) {
-  state.addAttribute(getSymNameAttrName(state.name),
-                     builder.getStringAttr(name));
-  state.addAttribute(getFunctionTypeAttrName(state.name), TypeAttr::get(type));
-  state.addAttribute(getGridArgsAttrName(state.name),
-                     builder.getDenseI64ArrayAttr(gridArgs));
-  state.addAttribute(getGridDimsAttrName(state.name),
-                     builder.getDenseI64ArrayAttr(gridDims));
-  state.addAttribute(getGridTilesAttrName(state.name),
-                     builder.getDenseI64ArrayAttr(gridTiles));
-  state.addAttribute(getThreadsAttrName(state.name),
-                     builder.getI64IntegerAttr(threads));
-  Region *body = state.addRegion();
-  Block *block = new Block();
-  body->push_back(block);
-  for (Type t : type.getInputs())
-    block->addArgument(t, state.location);
-  OpBuilder::InsertionGuard guard(builder);
-  builder.setInsertionPointToEnd(block);
-  YieldOp::create(builder, state.location);
-}
-
-// grid [%X[1] / 128, 4]
-static ParseResult parseGrid(OpAsmParser &parser,
-                             ArrayRef<OpAsmParser::Argument> args,
-                             SmallVectorImpl<int64_t> &gridArgs,
-                             SmallVectorImpl<int64_t> &gridDims,
-                             SmallVectorImpl<int64_t> &gridTiles) {
-  auto parseOne = [&]() -> ParseResult {
-    int64_t constant;
-    OptionalParseResult isInt = parser.parseOptionalInteger(constant);
-    if (isInt.has_value()) {
-      if (failed(*isInt))
-        return failure();
-      gridArgs.push_back(-1);
-      gridDims.push_back(0);
-      gridTiles.push_back(constant);
-      return success();
-    }
-    OpAsmParser::UnresolvedOperand operand;
-    int64_t dim, tileSize;
-    SMLoc loc = parser.getCurrentLocation();
-    if (parser.parseOperand(operand) || parser.parseLSquare() ||
-        parser.parseInteger(dim) || parser.parseRSquare() ||
-        parser.parseSlash() || parser.parseInteger(tileSize))
-      return failure();
-    auto it = llvm::find_if(args, [&](const OpAsmParser::Argument &a) {
-      return a.ssaName.name == operand.name &&
-             a.ssaName.number == operand.number;
-    });
-    if (it == args.end())
-      return parser.emitError(loc, "kernel_c2: grid extent refers to '")
-             << operand.name << "', which is not a kernel argument";
-    gridArgs.push_back(it - args.begin());
-    gridDims.push_back(dim);
-    gridTiles.push_back(tileSize);
-    return success();
-  };
-  return parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square,
-                                        parseOne);
-}
-
-ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
-  StringAttr name;
-  if (parser.parseSymbolName(name, getSymNameAttrName(result.name),
-                             result.attributes))
-    return failure();
-  SmallVector<OpAsmParser::Argument> args;
-  SmallVector<Type> resultTypes;
-  SmallVector<DictionaryAttr> resultAttrs;
-  bool isVariadic = false;
-  SMLoc sigLoc = parser.getCurrentLocation();
-  if (function_interface_impl::parseFunctionSignatureWithArguments(
-          parser, /*allowVariadic=*/false, args, isVariadic, resultTypes,
-          resultAttrs))
-    return failure();
-  if (!resultTypes.empty())
-    return parser.emitError(sigLoc, "kernel_c4: a kernel returns nothing");
-  SmallVector<int64_t> gridArgs, gridDims, gridTiles;
-  int64_t threads;
-  if (parser.parseKeyword("grid") ||
-      parseGrid(parser, args, gridArgs, gridDims, gridTiles) ||
-      parser.parseKeyword("threads") || parser.parseInteger(threads))
-    return failure();
-  Builder &b = parser.getBuilder();
-  SmallVector<Type> argTypes;
-  for (auto &a : args)
-    argTypes.push_back(a.type);
-  result.addAttribute(getFunctionTypeAttrName(result.name),
-                      TypeAttr::get(b.getFunctionType(argTypes, {})));
-  result.addAttribute(getGridArgsAttrName(result.name),
-                      b.getDenseI64ArrayAttr(gridArgs));
-  result.addAttribute(getGridDimsAttrName(result.name),
-                      b.getDenseI64ArrayAttr(gridDims));
-  result.addAttribute(getGridTilesAttrName(result.name),
-                      b.getDenseI64ArrayAttr(gridTiles));
-  result.addAttribute(getThreadsAttrName(result.name),
-                      b.getI64IntegerAttr(threads));
-  if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
-    return failure();
-  Region *body = result.addRegion();
-  if (parser.parseRegion(*body, args))
-    return failure();
-  KernelOp::ensureTerminator(*body, b, result.location);
-  return success();
-}
-
-void KernelOp::print(OpAsmPrinter &p) {
-  p << ' ';
-  p.printSymbolName(getSymName());
-  p << '(';
-  llvm::interleaveComma(getBodyBlock().getArguments(), p,
-                        [&](BlockArgument a) { p.printRegionArgument(a); });
-  p << ") grid [";
-  for (unsigned i = 0, e = getNumGridDims(); i < e; ++i) {
-    if (i)
-      p << ", ";
-    int64_t arg = getGridArgs()[i];
-    if (arg < 0) {
-      p << getGridTiles()[i];
-      continue;
-    }
-    p.printOperand(getBodyBlock().getArgument(arg));
-    p << '[' << getGridDims()[i] << "] / " << getGridTiles()[i];
-  }
-  p << "] threads " << getThreads();
-  p.printOptionalAttrDictWithKeyword(
-      (*this)->getAttrs(),
-      {getSymNameAttrName(), getFunctionTypeAttrName(), getGridArgsAttrName(),
-       getGridDimsAttrName(), getGridTilesAttrName(), getThreadsAttrName()});
-  p << ' ';
-  p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
-                /*printBlockTerminators=*/false);
-}
-
-LogicalResult KernelOp::verify() {
-  FunctionType type = getFunctionType();
-  if (type.getNumResults() != 0)
-    return emitOpError("kernel_c4: a kernel returns nothing, got ")
-           << type.getNumResults() << " results";
-  Block &block = getBodyBlock();
-  if (block.getNumArguments() != type.getNumInputs())
-    return emitOpError("expects ")
-           << type.getNumInputs() << " body arguments, one per kernel argument";
-  for (auto [i, t] : llvm::enumerate(type.getInputs())) {
-    if (block.getArgument(i).getType() != t)
-      return emitOpError("body argument #") << i << " must have type " << t;
-    if (auto m = dyn_cast<MemRefType>(t)) {
-      if (!m.getLayout().isIdentity() || m.getMemorySpace())
-        return emitOpError("kernel_c4: argument #")
-               << i << " must be a row-major global memref with no memory "
-               << "space, got " << t;
-      continue;
-    }
-    if (!t.isInteger(32) && !t.isInteger(64) && !t.isF32())
-      return emitOpError("kernel_c4: argument #")
-             << i << " must be a memref or an i32, i64 or f32 scalar, got "
-             << t;
-  }
-  unsigned n = getNumGridDims();
-  if (n < 1 || n > 3 || getGridDims().size() != n || getGridTiles().size() != n)
-    return emitOpError("kernel_c1: the grid must have 1 to 3 dimensions, got ")
-           << n;
-  for (unsigned i = 0; i < n; ++i) {
-    int64_t arg = getGridArgs()[i], dim = getGridDims()[i];
-    int64_t tileSize = getGridTiles()[i];
-    if (tileSize <= 0)
-      return emitOpError("kernel_c2: grid dimension ")
-             << i << " has tile size " << tileSize << "; it must be positive";
-    if (arg < 0)
-      continue;
-    if (arg >= (int64_t)type.getNumInputs())
-      return emitOpError("kernel_c2: grid dimension ")
-             << i << " refers to argument #" << arg << ", but the kernel has "
-             << type.getNumInputs() << " arguments";
-    auto m = dyn_cast<MemRefType>(type.getInput(arg));
-    if (!m)
-      return emitOpError("kernel_c2: grid dimension ")
-             << i << " must refer to a memref argument, argument #" << arg
-             << " is " << type.getInput(arg);
-    if (dim < 0 || dim >= m.getRank())
-      return emitOpError("kernel_c2: grid dimension ")
-             << i << " uses dimension " << dim << " of argument #" << arg
-             << ", which has rank " << m.getRank();
-  }
-  if (getMinBlocksPerSm() && *getMinBlocksPerSm() < 1)
-    return emitOpError("kernel_c5: min_blocks_per_sm (")
-           << *getMinBlocksPerSm() << ") must be at least 1";
-  if (getThreads() <= 0 || getThreads() % kWarpSize != 0)
-    return emitOpError("kernel_c3: threads (")
-           << getThreads() << ") must be a positive multiple of the warp size ("
-           << kWarpSize << ")";
-  return success();
-}
 
 //===----------------------------------------------------------------------===//
 // BlockIdOp
@@ -250,7 +50,22 @@ static LogicalResult verifyAllocPlacement(Operation *op) {
   return success();
 }
 
-LogicalResult AllocSharedOp::verify() { return verifyAllocPlacement(*this); }
+/// alloc_c3: one size per `?` dimension.
+static LogicalResult verifyAllocSizes(Operation *op, ShapedType type,
+                                      ValueRange sizes) {
+  int64_t dynamic = type.getNumDynamicDims();
+  if ((int64_t)sizes.size() != dynamic)
+    return op->emitOpError("alloc_c3: ")
+           << type << " has " << dynamic << " '?' dimension(s), given "
+           << sizes.size() << " size(s)";
+  return success();
+}
+
+LogicalResult AllocSharedOp::verify() {
+  if (failed(verifyAllocPlacement(*this)))
+    return failure();
+  return verifyAllocSizes(*this, getType(), getSizes());
+}
 
 /// alloc_c2: whether `layout` can lay out a fragment of rank `rank`.
 static LogicalResult verifyLayout(Operation *op, Attribute layout,
@@ -294,7 +109,8 @@ static LogicalResult verifyLayout(Operation *op, Attribute layout,
 }
 
 LogicalResult AllocFragmentOp::verify() {
-  if (failed(verifyAllocPlacement(*this)))
+  if (failed(verifyAllocPlacement(*this)) ||
+      failed(verifyAllocSizes(*this, getType(), getSizes())))
     return failure();
   if (std::optional<Attribute> layout = getLayout())
     return verifyLayout(*this, *layout, getType().getShape().size());
@@ -365,7 +181,8 @@ LogicalResult CopyOp::verify() {
            << (mem ? mem.getRank() : (srcMem ? srcShaped : dstShaped).getRank())
            << (mem ? "; the tile spans the memref's innermost dimensions"
                    : "; tiles must have the same rank");
-  if (!srcMem && !dstMem && srcShaped.getShape() != dstShaped.getShape())
+  if (!srcMem && !dstMem &&
+      failed(verifyCompatibleShape(srcShaped.getShape(), dstShaped.getShape())))
     return emitOpError("copy_c3: tiles of shapes ")
            << srcType << " and " << dstType << " must have the same shape";
   if (srcMem && isa<SharedType>(dstType) &&
@@ -397,16 +214,20 @@ LogicalResult GemmOp::verify() {
   int64_t ka = a.getShape()[getTransposeA() ? 0 : 1];
   int64_t kb = b.getShape()[getTransposeB() ? 1 : 0];
   int64_t n = b.getShape()[getTransposeB() ? 0 : 1];
-  if (ka != kb)
+  // `?` sizes of a parametric kernel are checked once specialised.
+  auto differ = [](int64_t x, int64_t y) {
+    return !ShapedType::isDynamic(x) && !ShapedType::isDynamic(y) && x != y;
+  };
+  if (differ(ka, kb))
     return emitOpError("gemm_c2: op(A) is ")
            << m << "x" << ka << " and op(B) is " << kb << "x" << n
            << "; their K dimensions must agree";
-  if (c.getShape()[0] != m || c.getShape()[1] != n)
+  if (differ(c.getShape()[0], m) || differ(c.getShape()[1], n))
     return emitOpError("gemm_c2: C is ")
            << c.getShape()[0] << "x" << c.getShape()[1] << ", it must be " << m
            << "x" << n << " (M of op(A) by N of op(B))";
   Type ea = a.getElementType(), eb = b.getElementType();
-  if (ea != eb || !(ea.isF16() || ea.isBF16()))
+  if (ea != eb || !(ea.isF16() || ea.isBF16() || isa<ParamType>(ea)))
     return emitOpError("gemm_c3: A and B must both be f16 or both bf16, got ")
            << ea << " and " << eb;
   if (!c.getElementType().isF32())
@@ -433,7 +254,7 @@ LogicalResult ReduceOp::verify() {
   expected.erase(expected.begin() + dim);
   if (expected.empty())
     expected.push_back(1);
-  if (ArrayRef<int64_t>(expected) != dst.getShape()) {
+  if (failed(verifyCompatibleShape(expected, dst.getShape()))) {
     InFlightDiagnostic d = emitOpError("reduce_c2: dest must have shape ");
     llvm::interleave(expected, d, "x");
     return d << " (the source without dim " << dim << "), got " << dst;
@@ -469,7 +290,8 @@ LogicalResult ParallelOp::verify() {
     return emitOpError("parallel_c1: at least one output tile is required");
   auto space = cast<ShapedType>(getOutputs()[0].getType()).getShape();
   for (Value out : getOutputs())
-    if (cast<ShapedType>(out.getType()).getShape() != space)
+    if (failed(verifyCompatibleShape(cast<ShapedType>(out.getType()).getShape(),
+                                     space)))
       return emitOpError("parallel_c1: all outputs must have the shape of "
                          "the first, ")
              << getOutputs()[0].getType() << "; got " << out.getType();
@@ -528,17 +350,16 @@ LogicalResult ParallelOp::verify() {
 ParseResult PipelinedOp::parse(OpAsmParser &parser, OperationState &result) {
   OpAsmParser::Argument iv;
   OpAsmParser::UnresolvedOperand lb, ub, step;
-  int64_t stages;
+  Attribute stages;
   Type index = parser.getBuilder().getIndexType();
   if (parser.parseArgument(iv) || parser.parseEqual() ||
       parser.parseOperand(lb) || parser.parseKeyword("to") ||
       parser.parseOperand(ub) || parser.parseKeyword("step") ||
       parser.parseOperand(step) || parser.parseKeyword("num_stages") ||
-      parser.parseInteger(stages) ||
+      parseSize(parser, stages) ||
       parser.resolveOperands({lb, ub, step}, index, result.operands))
     return failure();
-  result.addAttribute(getNumStagesAttrName(result.name),
-                      parser.getBuilder().getI64IntegerAttr(stages));
+  result.addAttribute(getNumStagesAttrName(result.name), stages);
   if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
     return failure();
   iv.type = index;
@@ -551,7 +372,8 @@ ParseResult PipelinedOp::parse(OpAsmParser &parser, OperationState &result) {
 
 void PipelinedOp::print(OpAsmPrinter &p) {
   p << ' ' << getInductionVar() << " = " << getLower() << " to " << getUpper()
-    << " step " << getStep() << " num_stages " << getNumStages();
+    << " step " << getStep() << " num_stages ";
+  printSize(p, getNumStages());
   p.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
                                      {getNumStagesAttrName()});
   p << ' ';
@@ -560,9 +382,10 @@ void PipelinedOp::print(OpAsmPrinter &p) {
 }
 
 LogicalResult PipelinedOp::verify() {
-  if (getNumStages() < 1)
+  if (auto stages = dyn_cast<IntegerAttr>(getNumStages());
+      stages && stages.getInt() < 1)
     return emitOpError("pipelined_c1: num_stages (")
-           << getNumStages() << ") must be at least 1";
+           << stages.getInt() << ") must be at least 1";
   Block &body = getBody().front();
   if (body.getNumArguments() != 1 || !body.getArgument(0).getType().isIndex())
     return emitOpError("the body takes one index argument, the iteration");

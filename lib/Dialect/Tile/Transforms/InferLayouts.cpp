@@ -69,7 +69,7 @@ LogicalResult LayoutSolver::propagate(bool &changed) {
     if (auto gemm = dyn_cast<GemmOp>(op)) {
       if (!isFragment(gemm.getC()))
         return WalkResult::advance();
-      int64_t threads = kernel.getThreads();
+      int64_t threads = kernel.getThreadCount();
       if (threads % kWarpgroupSize != 0) {
         gemm.emitOpError("warpgroup MMA needs whole warpgroups: threads (")
             << threads << ") must be a multiple of " << kWarpgroupSize;
@@ -142,7 +142,7 @@ LogicalResult LayoutSolver::propagate(bool &changed) {
 Attribute LayoutSolver::defaultLayout(FragmentType type, Type globalElement) {
   MLIRContext *ctx = type.getContext();
   ArrayRef<int64_t> shape = type.getShape();
-  int64_t warps = std::max<int64_t>(kernel.getThreads() / kWarpSize, 1);
+  int64_t warps = std::max<int64_t>(kernel.getThreadCount() / kWarpSize, 1);
   int64_t cols = shape.back();
   int64_t eltBytes =
       std::max<int64_t>(globalElement.getIntOrFloatBitWidth() / 8, 1);
@@ -227,7 +227,8 @@ namespace {
 struct InferLayoutsPass : tile::impl::TileInferLayoutsBase<InferLayoutsPass> {
   void runOnOperation() override {
     for (auto kernel : getOperation().getOps<KernelOp>())
-      if (failed(LayoutSolver(kernel).run()))
+      if (failed(kernel.requireSpecialised(getArgument())) ||
+          failed(LayoutSolver(kernel).run()))
         return signalPassFailure();
   }
 };

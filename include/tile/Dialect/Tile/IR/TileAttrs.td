@@ -68,4 +68,37 @@ def Tile_SliceLayoutAttr : Tile_Attr<"SliceLayout", "slice"> {
   let assemblyFormat = "`<` `dim` `=` $dim `,` `parent` `=` $parent `>`";
 }
 
+def Tile_ParamRefAttr : Tile_Attr<"ParamRef", "param"> {
+  let summary = "an integer parameter of a parametric kernel";
+  let description = [{
+    Stands for the value bound to the integer parameter `name` of the
+    enclosing `tile.kernel`, where an attribute holds a size: a grid tile,
+    `threads`, `num_stages`, `min_blocks_per_sm`, a contract's bound. The
+    custom forms of `tile.kernel` and `tile.pipelined` print it as the bare
+    name. `tile-specialize` replaces it by the bound integer.
+
+    Example: `#tile.param<"STAGES">`
+  }];
+  let parameters = (ins StringRefParameter<>:$name);
+  let assemblyFormat = "`<` $name `>`";
+}
+
+def Tile_ContractAttr : Tile_Attr<"Contract", "contract"> {
+  let summary = "a relation between a kernel argument's dimension and a bound";
+  let description = [{
+    States that dimension `dim` of memref argument `arg` is equal to
+    (`eq`), at most (`le`) or at least (`ge`) the bound: dimension
+    `bound_dim` of memref argument `bound_arg`, or, when `bound_arg` is -1,
+    the integer `bound` (an integer or a `#tile.param`). The runtime checks
+    every contract before a launch. `tile.kernel` prints it as
+    `%A[1] == %B[0]`, `%X[1] <= 8192` or `%Q[3] == D`.
+  }];
+  let parameters = (ins "int64_t":$arg, "int64_t":$dim, StringRefParameter<>:$relation,
+                        "int64_t":$bound_arg, "int64_t":$bound_dim,
+                        "::mlir::Attribute":$bound);
+  let assemblyFormat = [{
+    `<` $arg `,` $dim `,` $relation `,` $bound_arg `,` $bound_dim `,` $bound `>`
+  }];
+}
+
 #endif // TILE_DIALECT_TILE_IR_TILEATTRS_TD

@@ -34,6 +34,11 @@ def Tile_ReduceKind : I32EnumAttr<"ReduceKind", "a reduction", [
 
 def Tile_GlobalMemRef : MemRefRankOf<[AnyType], [1, 2, 3, 4]>;
 
+// A size held in an attribute: an integer, or a reference to an integer
+// parameter of the kernel (bound by tile-specialize).
+def Tile_SizeAttr : AnyAttrOf<[I64Attr, Tile_ParamRefAttr]>;
+def Tile_SizeArrayAttr : TypedArrayAttrBase<Tile_SizeAttr, "sizes">;
+
 //===----------------------------------------------------------------------===//
 // tile.kernel
 //===----------------------------------------------------------------------===//
@@ -59,6 +64,43 @@ def Tile_KernelOp : Tile_Op<"kernel", [Symbol, IsolatedFromAbove,
       register allocator to leave room for that many resident blocks per
       multiprocessor (memory-bound kernels hide latency with them).
 
+    A parametric kernel declares named parameters with their defaults
+    (`params`): integers (and booleans, `i1`) for block sizes, stages,
+    threads and flags, types for element types. `space` may list each one's
+    candidates and `where` the constraints between integer parameters
+    (`+ - * floordiv ceildiv mod`, compared with `== != <= >= < >`). The body
+    reads an integer parameter with `tile.param`, a type parameter appears as
+    `!tile.param<"T">`, and a grid tile, `threads`, `num_stages` or
+    `min_blocks_per_sm` may name an integer parameter. Tile sizes that depend
+    on parameters are `?` dimensions given to the allocation.
+    `tile-specialize` binds the parameters and makes every size static.
+    - kernel_c6: parameters have identifier names and integer or type
+      defaults; each parameter referenced (by the header, `tile.param` or
+      `!tile.param`) is declared with the right kind.
+    - kernel_c7: a `space` entry names a declared parameter and lists
+      candidates of its kind, the default among them; each `where`
+      constraint holds for the defaults.
+
+    `requires` states the shape contracts the runtime checks before every
+    launch: a memref argument's dimension equals (`==`), is at most (`<=`)
+    or at least (`>=`) another argument's dimension, an integer or an
+    integer parameter.
+    - kernel_c8: a contract relates dimensions that exist of memref
+      arguments.
+
+    Example:
+    ```mlir
+    tile.kernel @gemm(%A: memref<?x?x!tile.param<"T">>, ...)
+        params {BM = 128, T = f16} space {BM = [64, 128], T = [f16, bf16]}
+        where [BM mod 64 == 0]
+        grid [%C[1] / 128, %C[0] / BM] threads 256
+        requires [%A[1] == %B[0], %C[0] == %A[0]] {
+      %bm = tile.param "BM" : index
+      %a = tile.alloc_shared [%bm] : !tile.shared<?x64x!tile.param<"T">>
+      ...
+    }
+    ```
+
     Example:
     ```mlir
     tile.kernel @scale(%X: memref<?x?xf16>) grid [%X[1] / 128, %X[0] / 128]
@@ -71,9 +113,15 @@ def Tile_KernelOp : Tile_Op<"kernel", [Symbol, IsolatedFromAbove,
                        TypeAttrOf<FunctionType>:$function_type,
                        DenseI64ArrayAttr:$grid_args,
                        DenseI64ArrayAttr:$grid_dims,
-                       DenseI64ArrayAttr:$grid_tiles,
-                       I64Attr:$threads,
-                       OptionalAttr<I64Attr>:$min_blocks_per_sm);
+                       Tile_SizeArrayAttr:$grid_tiles,
+                       Tile_SizeAttr:$threads,
+                       OptionalAttr<Tile_SizeAttr>:$min_blocks_per_sm,
+                       OptionalAttr<DictionaryAttr>:$params,
+                       OptionalAttr<DictionaryAttr>:$space,
+                       OptionalAttr<TypedArrayAttrBase<IntegerSetAttr,
+                           "integer sets">>:$constraints,
+                       OptionalAttr<TypedArrayAttrBase<Tile_ContractAttr,
+                           "contracts">>:$contracts);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
@@ -85,6 +133,16 @@ def Tile_KernelOp : Tile_Op<"kernel", [Symbol, IsolatedFromAbove,
   let extraClassDeclaration = [{
     ::mlir::Block &getBodyBlock() { return getBody().front(); }
     unsigned getNumGridDims() { return getGridArgs().size(); }
+    /// Whether the kernel declares parameters: it must go through
+    /// tile-specialize before any other pass.
+    bool isParametric() { return getParams().has_value(); }
+    /// The sizes of a specialised kernel (no parameter references left).
+    int64_t getThreadCount();
+    int64_t getGridTile(unsigned dim);
+    std::optional<int64_t> getMinBlocks();
+    /// Emits an error and fails when the kernel is parametric: a pass that
+    /// needs static sizes calls it first.
+    ::mlir::LogicalResult requireSpecialised(::llvm::StringRef pass);
   }];
 }
 
@@ -135,6 +193,52 @@ def Tile_IndexOp : Tile_Op<"index", [Pure, HasParent<"ParallelOp">]> {
 }
 
 //===----------------------------------------------------------------------===//
+// Parameters
+//===----------------------------------------------------------------------===//
+
+def Tile_ParamOp : Tile_Op<"param", [Pure]> {
+  let summary = "the value of an integer parameter of the enclosing kernel";
+  let description = [{
+    Reads the integer parameter `name` of the enclosing parametric
+    `tile.kernel` (TileLang's `@jit` arguments, Triton's `tl.constexpr`).
+    `tile-specialize` replaces it by a constant, so that sizes computed from
+    it fold and branches on flags disappear.
+
+    Constraints:
+    - param_c1: the enclosing kernel declares `name` as an integer
+      parameter; a boolean (`i1`) parameter is read as `i1`.
+
+    Example: `%bm = tile.param "BM" : index`
+  }];
+  let arguments = (ins StrAttr:$name);
+  let results = (outs AnyTypeOf<[Index, AnySignlessInteger]>:$result);
+  let assemblyFormat = "$name attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_InstanceOp : Tile_Op<"instance", [Symbol,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "a named binding of a parametric kernel's parameters";
+  let description = [{
+    Names a specialisation of the parametric kernel `kernel`: the kernel with
+    `bindings` over its defaults. `tile-specialize` turns it into a
+    `tile.kernel` of that name, so that a binding (a dtype, a head size, a
+    variant) is a line, not a copy of the kernel.
+
+    Constraints:
+    - instance_c1: `kernel` names a parametric `tile.kernel` of the module.
+    - instance_c2: each binding names a declared parameter, has its kind and
+      is among its candidates.
+
+    Example: `tile.instance @gemm_bf16 = @gemm {T = bf16}`
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       FlatSymbolRefAttr:$kernel,
+                       DictionaryAttr:$bindings);
+  let assemblyFormat = "$sym_name `=` $kernel $bindings attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
 // Allocation
 //===----------------------------------------------------------------------===//
 
@@ -148,11 +252,15 @@ def Tile_AllocSharedOp : Tile_Op<"alloc_shared", [
     Constraints:
     - alloc_c1: the op is inside a `tile.kernel`, outside `tile.pipelined` and
       `tile.parallel`.
+    - alloc_c3: one size is given per `?` dimension, in order (a parametric
+      kernel's tile sizes; `tile-specialize` folds them into the type).
 
-    Example: `%a = tile.alloc_shared : !tile.shared<128x64xf16>`
+    Example: `%a = tile.alloc_shared : !tile.shared<128x64xf16>`,
+    `%a = tile.alloc_shared [%bm] : !tile.shared<?x64xf16>`
   }];
+  let arguments = (ins Variadic<Index>:$sizes);
   let results = (outs Tile_SharedType:$result);
-  let assemblyFormat = "attr-dict `:` qualified(type($result))";
+  let assemblyFormat = "(` ` `[` $sizes^ `]`)? attr-dict `:` qualified(type($result))";
   let hasVerifier = 1;
 }
 
@@ -170,12 +278,13 @@ def Tile_AllocFragmentOp : Tile_Op<"alloc_fragment", [
     - alloc_c2: a given layout fits the fragment: an mma layout is 2-d, a
       blocked layout has one lane and one warp count per dimension (at most
       2-d), a slice removes a dimension of its parent.
+    - alloc_c3: as for `tile.alloc_shared`.
 
     Example: `%acc = tile.alloc_fragment : !tile.fragment<128x128xf32>`
   }];
-  let arguments = (ins OptionalAttr<AnyAttr>:$layout);
+  let arguments = (ins Variadic<Index>:$sizes, OptionalAttr<AnyAttr>:$layout);
   let results = (outs Tile_FragmentType:$result);
-  let assemblyFormat = "attr-dict `:` qualified(type($result))";
+  let assemblyFormat = "(` ` `[` $sizes^ `]`)? attr-dict `:` qualified(type($result))";
   let hasVerifier = 1;
 }
 
@@ -362,12 +471,14 @@ def Tile_PipelinedOp : Tile_Op<"pipelined", [
     ```
   }];
   let arguments = (ins Index:$lower, Index:$upper, Index:$step,
-                       I64Attr:$num_stages);
+                       Tile_SizeAttr:$num_stages);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     ::mlir::Value getInductionVar() { return getBody().getArgument(0); }
+    /// The stage count of a specialised kernel.
+    int64_t getStageCount();
   }];
 }
 

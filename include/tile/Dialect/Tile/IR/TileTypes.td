@@ -6,6 +6,7 @@
 include "tile/Dialect/Tile/IR/TileDialect.td"
 include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/BuiltinTypeInterfaces.td"
+include "mlir/IR/BuiltinTypes.td"
 
 class Tile_TileType<string name, string typeMnemonic>
     : TypeDef<Tile_Dialect, name, [ShapedTypeInterface]> {
@@ -15,7 +16,9 @@ class Tile_TileType<string name, string typeMnemonic>
   let assemblyFormat = "`<` custom<TileShape>($shape, $elementType) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
-    /// ShapedTypeInterface: tiles always have a static shape.
+    /// ShapedTypeInterface: a tile has a rank; its dimensions are static
+    /// except in a parametric kernel, where `?` stands for a size given to
+    /// the allocation and fixed by `tile-specialize`.
     bool hasRank() const { return true; }
     ::mlir::ShapedType cloneWith(std::optional<::llvm::ArrayRef<int64_t>> shape,
                                  ::mlir::Type elementType) const {
@@ -44,6 +47,20 @@ def Tile_FragmentType : Tile_TileType<"Fragment", "fragment"> {
     fragment's layout, fixed by the op that produces it (the `tile.gemm`
     accumulator takes the tensor-core result layout).
   }];
+}
+
+def Tile_ParamType : TypeDef<Tile_Dialect, "Param",
+    [MemRefElementTypeInterface]> {
+  let mnemonic = "param";
+  let summary = "a type parameter of a parametric kernel";
+  let description = [{
+    Stands for the type bound to the parameter `name` of the enclosing
+    `tile.kernel` (one declared in its `params` with a type default), for
+    example `memref<?x?x!tile.param<"T">>` or `!tile.shared<?x?x!tile.param<"T">>`.
+    `tile-specialize` replaces it everywhere in the kernel by the bound type.
+  }];
+  let parameters = (ins StringRefParameter<>:$name);
+  let assemblyFormat = "`<` $name `>`";
 }
 
 def Tile_AnyTile : AnyTypeOf<[Tile_SharedType, Tile_FragmentType]>;

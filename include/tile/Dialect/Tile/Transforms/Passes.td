@@ -5,6 +5,52 @@
 
 include "mlir/Pass/PassBase.td"
 
+def TileSpecialize : Pass<"tile-specialize", "ModuleOp"> {
+  let summary = "Bind the parameters of parametric kernels";
+  let description = [{
+    Turns every `tile.instance` into a plain kernel: the instance's
+    bindings, then the `bind` option, over the parametric kernel's defaults.
+    A parametric kernel with instances is a template and is not produced
+    itself unless `kernels` names it; one without instances is produced with
+    its defaults under its own name. A binding that is not among the parameter's
+    candidates, has the wrong kind or breaks a `where` constraint is an error
+    naming the parameter. In the copy, `!tile.param` types become the bound
+    types, `#tile.param` sizes and `tile.param` values the bound integers;
+    arithmetic on them and branches on flags fold, and every allocation's
+    `?` dimensions take their folded sizes. The copy records its bindings in
+    `tile.bindings` and is verified; the parametric kernels and instances are
+    removed. With `kernels`, only the named kernels and instances are kept.
+
+    Before:
+    ```mlir
+    tile.kernel @k(%X: memref<?x?x!tile.param<"T">>) params {BM = 128, T = f16}
+        grid [%X[0] / BM] threads 128 {
+      %bm = tile.param "BM" : index
+      %x = tile.alloc_fragment [%bm] : !tile.fragment<?x64xf32>
+      ...
+    }
+    tile.instance @k_bf16 = @k {T = bf16}
+    ```
+    After (`bind=BM=64`):
+    ```mlir
+    tile.kernel @k(%X: memref<?x?xf16>) grid [%X[0] / 64] threads 128
+        attributes {tile.bindings = {BM = 64 : i64, T = f16}} {
+      %x = tile.alloc_fragment : !tile.fragment<64x64xf32>
+      ...
+    }
+    tile.kernel @k_bf16(%X: memref<?x?xbf16>) ...
+    ```
+  }];
+  let options = [
+    ListOption<"kernels", "kernels", "std::string",
+               "Keep only these kernels and instances (default: all)">,
+    ListOption<"bind", "bind", "std::string",
+               "NAME=VALUE bindings applied to every kept parametric kernel "
+               "(VALUE: an integer, true, false or a type)">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def TileInferLayouts : Pass<"tile-infer-layouts", "ModuleOp"> {
   let summary = "Give every register fragment a layout";
   let description = [{

@@ -1,0 +1,64 @@
+//===- TileParams.h - Parameters of parametric kernels ----------*- C++ -*-===//
+//
+// A parametric tile.kernel declares named parameters (integers, booleans and
+// types) with defaults, candidate sets and constraints. These are the queries
+// on them shared by the verifiers, the parser and tile-specialize.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_DIALECT_TILE_IR_TILEPARAMS_H
+#define TILE_DIALECT_TILE_IR_TILEPARAMS_H
+
+#include "tile/Dialect/Tile/IR/TileOps.h"
+
+#include "mlir/IR/IntegerSet.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir::tile {
+
+/// The kernel's integer parameters (booleans included), in the order of the
+/// symbols of its `where` constraints (the sorted order of `params`).
+SmallVector<StringRef> getIntegerParams(KernelOp kernel);
+
+/// Whether `name` is usable as a parameter name: an identifier that the
+/// `where` and header syntax can read back (letters, digits, `_`, not
+/// starting with a digit, and not a keyword of the constraint language).
+bool isValidParamName(StringRef name);
+
+/// Checks that `value` may be bound to parameter `name` of `kernel`: the
+/// parameter is declared, `value` has its kind (an integer attribute for an
+/// integer or boolean parameter, a type attribute for a type parameter) and
+/// is among its candidates when `space` lists them. Returns a message saying
+/// what is wrong, or std::nullopt.
+std::optional<std::string> checkBinding(KernelOp kernel, StringRef name,
+                                        Attribute value);
+
+/// The full binding of `kernel` for `overrides` (name -> value) over its
+/// defaults, after checkBinding on each override and the `where`
+/// constraints on the result. On failure, `error` says what is wrong, naming
+/// the parameter or the constraint.
+FailureOr<DictionaryAttr> resolveBindings(KernelOp kernel,
+                                          DictionaryAttr overrides,
+                                          std::string &error);
+
+/// Evaluates constraint `set` (one constraint over the integer parameters)
+/// with their values: true or false, or std::nullopt when the arithmetic
+/// divides by zero or overflows.
+std::optional<bool> evaluateConstraint(IntegerSet set,
+                                       ArrayRef<int64_t> values);
+
+/// Prints one constraint with parameter names for its dimensions:
+/// `BM mod 64 == 0`.
+void printConstraint(raw_ostream &os, IntegerSet set,
+                     ArrayRef<StringRef> names);
+
+/// Parses `NAME=VALUE`: VALUE is an integer, `true` or `false`, or a type
+/// (`f16`, `bf16`, ...). On failure, `error` says why.
+FailureOr<std::pair<std::string, Attribute>>
+parseBindingText(StringRef text, MLIRContext *ctx, std::string &error);
+
+} // namespace mlir::tile
+
+#endif // TILE_DIALECT_TILE_IR_TILEPARAMS_H

@@ -1,0 +1,484 @@
+//===- KernelOp.cpp - tile.kernel: syntax, parameters, contracts --------===//
+//
+// tile.kernel's custom form, its verifier (kernel_c1 .. kernel_c8) and the
+// accessors of a specialised kernel's sizes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ParamSyntax.h"
+#include "tile/Dialect/Tile/IR/TileHardware.h"
+#include "tile/Dialect/Tile/IR/TileOps.h"
+#include "tile/Dialect/Tile/IR/TileParams.h"
+
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/FunctionImplementation.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+void KernelOp::build(OpBuilder &builder, OperationState &state, StringRef name,
+                     FunctionType type, ArrayRef<int64_t> gridArgs,
+                     ArrayRef<int64_t> gridDims, ArrayRef<int64_t> gridTiles,
+                     int64_t threads) {
+  state.addAttribute(getSymNameAttrName(state.name),
+                     builder.getStringAttr(name));
+  state.addAttribute(getFunctionTypeAttrName(state.name), TypeAttr::get(type));
+  state.addAttribute(getGridArgsAttrName(state.name),
+                     builder.getDenseI64ArrayAttr(gridArgs));
+  state.addAttribute(getGridDimsAttrName(state.name),
+                     builder.getDenseI64ArrayAttr(gridDims));
+  state.addAttribute(getGridTilesAttrName(state.name),
+                     builder.getI64ArrayAttr(gridTiles));
+  state.addAttribute(getThreadsAttrName(state.name),
+                     builder.getI64IntegerAttr(threads));
+  Region *body = state.addRegion();
+  Block *block = new Block();
+  body->push_back(block);
+  for (Type t : type.getInputs())
+    block->addArgument(t, state.location);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToEnd(block);
+  YieldOp::create(builder, state.location);
+}
+
+//===----------------------------------------------------------------------===//
+// Sizes of a specialised kernel
+//===----------------------------------------------------------------------===//
+
+static int64_t staticSize(Attribute size) {
+  assert(isa<IntegerAttr>(size) && "a parameter reference survived "
+                                   "tile-specialize");
+  return cast<IntegerAttr>(size).getInt();
+}
+
+int64_t KernelOp::getThreadCount() { return staticSize(getThreads()); }
+
+int64_t KernelOp::getGridTile(unsigned dim) {
+  return staticSize(getGridTiles()[dim]);
+}
+
+std::optional<int64_t> KernelOp::getMinBlocks() {
+  if (std::optional<Attribute> blocks = getMinBlocksPerSm())
+    return staticSize(*blocks);
+  return std::nullopt;
+}
+
+LogicalResult KernelOp::requireSpecialised(StringRef pass) {
+  if (!isParametric())
+    return success();
+  return emitOpError("is parametric: run tile-specialize before ") << pass;
+}
+
+int64_t PipelinedOp::getStageCount() { return staticSize(getNumStages()); }
+
+//===----------------------------------------------------------------------===//
+// Custom form
+//===----------------------------------------------------------------------===//
+
+/// The index of the kernel argument that `operand` names, or -1.
+static int64_t findArgument(ArrayRef<OpAsmParser::Argument> args,
+                            const OpAsmParser::UnresolvedOperand &operand) {
+  auto it = llvm::find_if(args, [&](const OpAsmParser::Argument &a) {
+    return a.ssaName.name == operand.name && a.ssaName.number == operand.number;
+  });
+  return it == args.end() ? -1 : it - args.begin();
+}
+
+/// `%X[1]`: a dimension of a kernel argument.
+static ParseResult parseArgDim(OpAsmParser &parser,
+                               ArrayRef<OpAsmParser::Argument> args,
+                               int64_t &arg, int64_t &dim) {
+  OpAsmParser::UnresolvedOperand operand;
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseOperand(operand) || parser.parseLSquare() ||
+      parser.parseInteger(dim) || parser.parseRSquare())
+    return failure();
+  arg = findArgument(args, operand);
+  if (arg < 0)
+    return parser.emitError(loc, "'")
+           << operand.name << "' is not a kernel argument";
+  return success();
+}
+
+// grid [%X[1] / 128, %X[0] / BM, 4]
+static ParseResult parseGrid(OpAsmParser &parser,
+                             ArrayRef<OpAsmParser::Argument> args,
+                             SmallVectorImpl<int64_t> &gridArgs,
+                             SmallVectorImpl<int64_t> &gridDims,
+                             SmallVectorImpl<Attribute> &gridTiles) {
+  auto parseOne = [&]() -> ParseResult {
+    Attribute tile;
+    int64_t arg = -1, dim = 0;
+    OpAsmParser::UnresolvedOperand probe;
+    OptionalParseResult isOperand = parser.parseOptionalOperand(probe);
+    if (isOperand.has_value()) {
+      if (failed(*isOperand))
+        return failure();
+      arg = findArgument(args, probe);
+      if (arg < 0)
+        return parser.emitError(parser.getCurrentLocation(),
+                                "kernel_c2: grid extent refers to '")
+               << probe.name << "', which is not a kernel argument";
+      if (parser.parseLSquare() || parser.parseInteger(dim) ||
+          parser.parseRSquare() || parser.parseSlash())
+        return failure();
+    }
+    if (parseSize(parser, tile))
+      return failure();
+    gridArgs.push_back(arg);
+    gridDims.push_back(dim);
+    gridTiles.push_back(tile);
+    return success();
+  };
+  return parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square,
+                                        parseOne);
+}
+
+// requires [%A[1] == %B[0], %X[1] <= 8192, %Q[3] == D]
+static ParseResult parseContracts(OpAsmParser &parser,
+                                  ArrayRef<OpAsmParser::Argument> args,
+                                  SmallVectorImpl<Attribute> &contracts) {
+  MLIRContext *ctx = parser.getContext();
+  return parser.parseCommaSeparatedList(
+      OpAsmParser::Delimiter::Square, [&]() -> ParseResult {
+        int64_t arg, dim, boundArg = -1, boundDim = 0;
+        if (parseArgDim(parser, args, arg, dim))
+          return failure();
+        StringRef relation;
+        SMLoc loc = parser.getCurrentLocation();
+        if (succeeded(parser.parseOptionalEqual()))
+          relation = "eq";
+        else if (succeeded(parser.parseOptionalLess()))
+          relation = "le";
+        else if (succeeded(parser.parseOptionalGreater()))
+          relation = "ge";
+        else
+          return parser.emitError(loc, "expected ==, <= or >= in a contract");
+        if (parser.parseEqual())
+          return failure();
+        Attribute bound = IntegerAttr::get(IntegerType::get(ctx, 64), 0);
+        OpAsmParser::UnresolvedOperand probe;
+        OptionalParseResult isOperand = parser.parseOptionalOperand(probe);
+        if (isOperand.has_value()) {
+          if (failed(*isOperand))
+            return failure();
+          boundArg = findArgument(args, probe);
+          if (boundArg < 0)
+            return parser.emitError(loc, "'")
+                   << probe.name << "' is not a kernel argument";
+          if (parser.parseLSquare() || parser.parseInteger(boundDim) ||
+              parser.parseRSquare())
+            return failure();
+        } else if (parseSize(parser, bound)) {
+          return failure();
+        }
+        contracts.push_back(ContractAttr::get(ctx, arg, dim, relation, boundArg,
+                                              boundDim, bound));
+        return success();
+      });
+}
+
+ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
+  StringAttr name;
+  if (parser.parseSymbolName(name, getSymNameAttrName(result.name),
+                             result.attributes))
+    return failure();
+  SmallVector<OpAsmParser::Argument> args;
+  SmallVector<Type> resultTypes;
+  SmallVector<DictionaryAttr> resultAttrs;
+  bool isVariadic = false;
+  SMLoc sigLoc = parser.getCurrentLocation();
+  if (function_interface_impl::parseFunctionSignatureWithArguments(
+          parser, /*allowVariadic=*/false, args, isVariadic, resultTypes,
+          resultAttrs))
+    return failure();
+  if (!resultTypes.empty())
+    return parser.emitError(sigLoc, "kernel_c4: a kernel returns nothing");
+  Builder &b = parser.getBuilder();
+
+  // params {...} space {...} where [...]
+  DictionaryAttr params, space;
+  if (succeeded(parser.parseOptionalKeyword("params"))) {
+    if (parser.parseAttribute(params))
+      return failure();
+    result.addAttribute(getParamsAttrName(result.name), params);
+  }
+  if (succeeded(parser.parseOptionalKeyword("space"))) {
+    if (parser.parseAttribute(space))
+      return failure();
+    result.addAttribute(getSpaceAttrName(result.name), space);
+  }
+  if (succeeded(parser.parseOptionalKeyword("where"))) {
+    SmallVector<StringRef> names;
+    if (params)
+      for (NamedAttribute p : params)
+        if (isa<IntegerAttr>(p.getValue()))
+          names.push_back(p.getName().getValue());
+    SmallVector<Attribute> sets;
+    if (parseConstraints(parser, names, sets))
+      return failure();
+    result.addAttribute(getConstraintsAttrName(result.name),
+                        b.getArrayAttr(sets));
+  }
+
+  SmallVector<int64_t> gridArgs, gridDims;
+  SmallVector<Attribute> gridTiles;
+  Attribute threads;
+  if (parser.parseKeyword("grid") ||
+      parseGrid(parser, args, gridArgs, gridDims, gridTiles) ||
+      parser.parseKeyword("threads") || parseSize(parser, threads))
+    return failure();
+  if (succeeded(parser.parseOptionalKeyword("requires"))) {
+    SmallVector<Attribute> contracts;
+    if (parseContracts(parser, args, contracts))
+      return failure();
+    result.addAttribute(getContractsAttrName(result.name),
+                        b.getArrayAttr(contracts));
+  }
+  SmallVector<Type> argTypes;
+  for (auto &a : args)
+    argTypes.push_back(a.type);
+  result.addAttribute(getFunctionTypeAttrName(result.name),
+                      TypeAttr::get(b.getFunctionType(argTypes, {})));
+  result.addAttribute(getGridArgsAttrName(result.name),
+                      b.getDenseI64ArrayAttr(gridArgs));
+  result.addAttribute(getGridDimsAttrName(result.name),
+                      b.getDenseI64ArrayAttr(gridDims));
+  result.addAttribute(getGridTilesAttrName(result.name),
+                      b.getArrayAttr(gridTiles));
+  result.addAttribute(getThreadsAttrName(result.name), threads);
+  if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+  Region *body = result.addRegion();
+  if (parser.parseRegion(*body, args))
+    return failure();
+  KernelOp::ensureTerminator(*body, b, result.location);
+  return success();
+}
+
+void KernelOp::print(OpAsmPrinter &p) {
+  p << ' ';
+  p.printSymbolName(getSymName());
+  p << '(';
+  llvm::interleaveComma(getBodyBlock().getArguments(), p,
+                        [&](BlockArgument a) { p.printRegionArgument(a); });
+  p << ')';
+  if (std::optional<DictionaryAttr> params = getParams())
+    p << " params " << *params;
+  if (std::optional<DictionaryAttr> space = getSpace())
+    p << " space " << *space;
+  if (std::optional<ArrayAttr> sets = getConstraints()) {
+    p << " where ";
+    printConstraints(p, *sets, getIntegerParams(*this));
+  }
+  p << " grid [";
+  for (unsigned i = 0, e = getNumGridDims(); i < e; ++i) {
+    if (i)
+      p << ", ";
+    int64_t arg = getGridArgs()[i];
+    if (arg >= 0) {
+      p.printOperand(getBodyBlock().getArgument(arg));
+      p << '[' << getGridDims()[i] << "] / ";
+    }
+    printSize(p, getGridTiles()[i]);
+  }
+  p << "] threads ";
+  printSize(p, getThreads());
+  if (std::optional<ArrayAttr> contracts = getContracts()) {
+    p << " requires [";
+    llvm::interleaveComma(*contracts, p, [&](Attribute a) {
+      auto c = cast<ContractAttr>(a);
+      p.printOperand(getBodyBlock().getArgument(c.getArg()));
+      p << '[' << c.getDim() << "] "
+        << (c.getRelation() == "eq"   ? "=="
+            : c.getRelation() == "le" ? "<="
+                                      : ">=")
+        << ' ';
+      if (c.getBoundArg() >= 0) {
+        p.printOperand(getBodyBlock().getArgument(c.getBoundArg()));
+        p << '[' << c.getBoundDim() << ']';
+      } else {
+        printSize(p, c.getBound());
+      }
+    });
+    p << ']';
+  }
+  p.printOptionalAttrDictWithKeyword(
+      (*this)->getAttrs(),
+      {getSymNameAttrName(), getFunctionTypeAttrName(), getGridArgsAttrName(),
+       getGridDimsAttrName(), getGridTilesAttrName(), getThreadsAttrName(),
+       getParamsAttrName(), getSpaceAttrName(), getConstraintsAttrName(),
+       getContractsAttrName()});
+  p << ' ';
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
+                /*printBlockTerminators=*/false);
+}
+
+//===----------------------------------------------------------------------===//
+// Verifier
+//===----------------------------------------------------------------------===//
+
+/// kernel_c2: `arg`/`dim` name a dimension of a memref argument.
+static LogicalResult verifyArgDim(KernelOp op, StringRef label, StringRef what,
+                                  int64_t arg, int64_t dim) {
+  FunctionType type = op.getFunctionType();
+  if (arg < 0 || arg >= (int64_t)type.getNumInputs())
+    return op.emitOpError(label)
+           << ": " << what << " refers to argument #" << arg
+           << ", but the kernel has " << type.getNumInputs() << " arguments";
+  auto m = dyn_cast<MemRefType>(type.getInput(arg));
+  if (!m)
+    return op.emitOpError(label)
+           << ": " << what << " must refer to a memref argument, argument #"
+           << arg << " is " << type.getInput(arg);
+  if (dim < 0 || dim >= m.getRank())
+    return op.emitOpError(label)
+           << ": " << what << " uses dimension " << dim << " of argument #"
+           << arg << ", which has rank " << m.getRank();
+  return success();
+}
+
+/// kernel_c6/c7: the declared parameters, their space and constraints, and
+/// every reference to them in the kernel.
+static LogicalResult verifyParams(KernelOp op) {
+  std::optional<DictionaryAttr> params = op.getParams();
+  if (!params) {
+    if (op.getSpace() || op.getConstraints())
+      return op.emitOpError("kernel_c7: `space` and `where` need `params`");
+  } else {
+    for (NamedAttribute p : *params) {
+      StringRef name = p.getName().getValue();
+      if (!isValidParamName(name))
+        return op.emitOpError("kernel_c6: parameter name '")
+               << name << "' must be an identifier (letters, digits, _) and "
+               << "not floordiv, ceildiv or mod";
+      if (!isa<IntegerAttr, TypeAttr>(p.getValue()))
+        return op.emitOpError("kernel_c6: parameter '")
+               << name << "' must default to an integer, a boolean or a "
+               << "type, got " << p.getValue();
+    }
+  }
+  if (std::optional<DictionaryAttr> space = op.getSpace()) {
+    for (NamedAttribute s : *space) {
+      StringRef name = s.getName().getValue();
+      auto list = dyn_cast<ArrayAttr>(s.getValue());
+      if (!list || list.empty())
+        return op.emitOpError("kernel_c7: the space of '")
+               << name << "' must be a non-empty list of candidates";
+      for (Attribute c : list)
+        if (std::optional<std::string> why = checkBinding(op, name, c))
+          return op.emitOpError("kernel_c7: ") << *why;
+      if (std::optional<std::string> why =
+              checkBinding(op, name, params->get(name)))
+        return op.emitOpError("kernel_c7: the default of ")
+               << StringRef(*why).drop_front(strlen("parameter "));
+    }
+  }
+  if (params) {
+    std::string error;
+    if (failed(resolveBindings(op, DictionaryAttr::get(op.getContext()),
+                               error)))
+      return op.emitOpError("kernel_c7: the defaults break a ")
+             << StringRef(error);
+  }
+  // References: #tile.param in attributes, !tile.param in types.
+  auto kindOf = [&](StringRef name) -> Attribute {
+    return params ? params->get(name) : Attribute();
+  };
+  std::optional<InFlightDiagnostic> bad;
+  auto checkRef = [&](Operation *at, StringRef name, bool wantType) {
+    Attribute decl = kindOf(name);
+    if (bad || (decl && isa<TypeAttr>(decl) == wantType &&
+                (wantType || !cast<IntegerAttr>(decl).getType().isInteger(1))))
+      return;
+    bad.emplace(at->emitOpError("kernel_c6: '")
+                << name << "' is not " << (wantType ? "a type" : "an integer")
+                << " parameter of kernel '" << op.getSymName() << "'");
+  };
+  op->walk([&](Operation *inner) {
+    DictionaryAttr attrs = inner->getAttrDictionary();
+    attrs.walk([&](ParamRefAttr r) { checkRef(inner, r.getName(), false); });
+    attrs.walk([&](ParamType t) { checkRef(inner, t.getName(), true); });
+    for (Type t : inner->getResultTypes())
+      t.walk([&](ParamType p) { checkRef(inner, p.getName(), true); });
+    for (Region &r : inner->getRegions())
+      for (Block &blk : r)
+        for (BlockArgument a : blk.getArguments())
+          a.getType().walk(
+              [&](ParamType p) { checkRef(inner, p.getName(), true); });
+  });
+  return failure(bad.has_value());
+}
+
+LogicalResult KernelOp::verify() {
+  FunctionType type = getFunctionType();
+  if (type.getNumResults() != 0)
+    return emitOpError("kernel_c4: a kernel returns nothing, got ")
+           << type.getNumResults() << " results";
+  Block &block = getBodyBlock();
+  if (block.getNumArguments() != type.getNumInputs())
+    return emitOpError("expects ")
+           << type.getNumInputs() << " body arguments, one per kernel argument";
+  for (auto [i, t] : llvm::enumerate(type.getInputs())) {
+    if (block.getArgument(i).getType() != t)
+      return emitOpError("body argument #") << i << " must have type " << t;
+    if (auto m = dyn_cast<MemRefType>(t)) {
+      if (!m.getLayout().isIdentity() || m.getMemorySpace())
+        return emitOpError("kernel_c4: argument #")
+               << i << " must be a row-major global memref with no memory "
+               << "space, got " << t;
+      continue;
+    }
+    if (!t.isInteger(32) && !t.isInteger(64) && !t.isF32())
+      return emitOpError("kernel_c4: argument #")
+             << i << " must be a memref or an i32, i64 or f32 scalar, got "
+             << t;
+  }
+  unsigned n = getNumGridDims();
+  if (n < 1 || n > 3 || getGridDims().size() != n || getGridTiles().size() != n)
+    return emitOpError("kernel_c1: the grid must have 1 to 3 dimensions, got ")
+           << n;
+  for (unsigned i = 0; i < n; ++i) {
+    int64_t arg = getGridArgs()[i], dim = getGridDims()[i];
+    auto tileSize = dyn_cast<IntegerAttr>(getGridTiles()[i]);
+    if (tileSize && tileSize.getInt() <= 0)
+      return emitOpError("kernel_c2: grid dimension ")
+             << i << " has tile size " << tileSize.getInt()
+             << "; it must be positive";
+    if (arg >= 0 &&
+        failed(verifyArgDim(*this, "kernel_c2",
+                            ("grid dimension " + Twine(i)).str(), arg, dim)))
+      return failure();
+  }
+  if (auto blocks = dyn_cast_or_null<IntegerAttr>(
+          getMinBlocksPerSm().value_or(Attribute()));
+      blocks && blocks.getInt() < 1)
+    return emitOpError("kernel_c5: min_blocks_per_sm (")
+           << blocks.getInt() << ") must be at least 1";
+  if (auto threads = dyn_cast<IntegerAttr>(getThreads());
+      threads && (threads.getInt() <= 0 || threads.getInt() % kWarpSize != 0))
+    return emitOpError("kernel_c3: threads (")
+           << threads.getInt()
+           << ") must be a positive multiple of the warp size (" << kWarpSize
+           << ")";
+  if (std::optional<ArrayAttr> contracts = getContracts())
+    for (auto [i, a] : llvm::enumerate(*contracts)) {
+      auto c = cast<ContractAttr>(a);
+      std::string what = "contract #" + std::to_string(i);
+      if (failed(verifyArgDim(*this, "kernel_c8", what, c.getArg(),
+                              c.getDim())) ||
+          (c.getBoundArg() >= 0 &&
+           failed(verifyArgDim(*this, "kernel_c8", what, c.getBoundArg(),
+                               c.getBoundDim()))))
+        return failure();
+      if (!llvm::is_contained({"eq", "le", "ge"}, c.getRelation()))
+        return emitOpError("kernel_c8: ")
+               << what << " has relation '" << c.getRelation()
+               << "'; expected eq, le or ge";
+      if (c.getBoundArg() < 0 && !isa<IntegerAttr, ParamRefAttr>(c.getBound()))
+        return emitOpError("kernel_c8: ")
+               << what << " is bounded by " << c.getBound()
+               << "; expected an integer or a #tile.param";
+    }
+  return verifyParams(*this);
+}

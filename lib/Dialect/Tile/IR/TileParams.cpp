@@ -1,0 +1,506 @@
+//===- TileParams.cpp - Parameters of parametric kernels ----------------===//
+//
+// The constraint language of `where` (integer expressions over parameter
+// names, stored as one-constraint IntegerSets), binding checks, and the
+// verifiers of tile.param and tile.instance.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/IR/TileParams.h"
+#include "ParamSyntax.h"
+
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CheckedArithmetic.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+static constexpr StringRef kOperatorWords[] = {"floordiv", "ceildiv", "mod"};
+
+bool tile::isValidParamName(StringRef name) {
+  if (name.empty() || llvm::isDigit(name.front()))
+    return false;
+  if (llvm::is_contained(kOperatorWords, name))
+    return false;
+  return llvm::all_of(name,
+                      [](char c) { return llvm::isAlnum(c) || c == '_'; });
+}
+
+SmallVector<StringRef> tile::getIntegerParams(KernelOp kernel) {
+  SmallVector<StringRef> names;
+  if (std::optional<DictionaryAttr> params = kernel.getParams())
+    for (NamedAttribute p : *params)
+      if (isa<IntegerAttr>(p.getValue()))
+        names.push_back(p.getName().getValue());
+  return names;
+}
+
+//===----------------------------------------------------------------------===//
+// Sizes
+//===----------------------------------------------------------------------===//
+
+ParseResult tile::parseSize(AsmParser &parser, Attribute &size) {
+  int64_t value;
+  OptionalParseResult isInt = parser.parseOptionalInteger(value);
+  if (isInt.has_value()) {
+    if (failed(*isInt))
+      return failure();
+    size = parser.getBuilder().getI64IntegerAttr(value);
+    return success();
+  }
+  StringRef name;
+  if (parser.parseKeyword(&name))
+    return failure();
+  size = ParamRefAttr::get(parser.getContext(), name);
+  return success();
+}
+
+void tile::printSize(AsmPrinter &printer, Attribute size) {
+  if (auto ref = dyn_cast<ParamRefAttr>(size))
+    printer << ref.getName();
+  else
+    printer << cast<IntegerAttr>(size).getInt();
+}
+
+//===----------------------------------------------------------------------===//
+// Constraints: expr (== | <= | >= | < | >) expr, expr over + - * floordiv
+// ceildiv mod, integers, parameter names and parentheses.
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct ConstraintParser {
+  AsmParser &parser;
+  ArrayRef<StringRef> names;
+
+  ParseResult parsePrimary(AffineExpr &expr) {
+    MLIRContext *ctx = parser.getContext();
+    if (succeeded(parser.parseOptionalLParen()))
+      return failure(parseSum(expr) || parser.parseRParen());
+    if (succeeded(parser.parseOptionalMinus())) {
+      if (parsePrimary(expr))
+        return failure();
+      expr = -expr;
+      return success();
+    }
+    int64_t value;
+    OptionalParseResult isInt = parser.parseOptionalInteger(value);
+    if (isInt.has_value()) {
+      if (failed(*isInt))
+        return failure();
+      expr = getAffineConstantExpr(value, ctx);
+      return success();
+    }
+    SMLoc loc = parser.getCurrentLocation();
+    StringRef name;
+    if (parser.parseKeyword(&name))
+      return failure();
+    const StringRef *it = llvm::find(names, name);
+    if (it == names.end())
+      return parser.emitError(loc, "kernel_c6: '")
+             << name << "' is not an integer parameter of the kernel";
+    expr = getAffineSymbolExpr(it - names.begin(), ctx);
+    return success();
+  }
+
+  ParseResult parseProduct(AffineExpr &expr) {
+    if (parsePrimary(expr))
+      return failure();
+    while (true) {
+      AffineExpr rhs;
+      if (succeeded(parser.parseOptionalStar())) {
+        if (parsePrimary(rhs))
+          return failure();
+        expr = getAffineBinaryOpExpr(AffineExprKind::Mul, expr, rhs);
+        continue;
+      }
+      StringRef word;
+      if (succeeded(parser.parseOptionalKeyword(&word, kOperatorWords))) {
+        if (parsePrimary(rhs))
+          return failure();
+        AffineExprKind kind = word == "mod"        ? AffineExprKind::Mod
+                              : word == "floordiv" ? AffineExprKind::FloorDiv
+                                                   : AffineExprKind::CeilDiv;
+        expr = getAffineBinaryOpExpr(kind, expr, rhs);
+        continue;
+      }
+      return success();
+    }
+  }
+
+  ParseResult parseSum(AffineExpr &expr) {
+    if (parseProduct(expr))
+      return failure();
+    while (true) {
+      AffineExpr rhs;
+      bool plus = succeeded(parser.parseOptionalPlus());
+      if (!plus && failed(parser.parseOptionalMinus()))
+        return success();
+      if (parseProduct(rhs))
+        return failure();
+      expr = getAffineBinaryOpExpr(AffineExprKind::Add, expr,
+                                   plus ? rhs : -rhs);
+    }
+  }
+
+  /// One constraint as `e == 0` or `e >= 0`.
+  ParseResult parseConstraint(AffineExpr &expr, bool &isEq) {
+    AffineExpr lhs, rhs;
+    if (parseSum(lhs))
+      return failure();
+    SMLoc loc = parser.getCurrentLocation();
+    enum { Eq, Le, Ge, Lt, Gt } rel;
+    if (succeeded(parser.parseOptionalEqual())) {
+      if (parser.parseEqual())
+        return failure();
+      rel = Eq;
+    } else if (succeeded(parser.parseOptionalLess())) {
+      rel = succeeded(parser.parseOptionalEqual()) ? Le : Lt;
+    } else if (succeeded(parser.parseOptionalGreater())) {
+      rel = succeeded(parser.parseOptionalEqual()) ? Ge : Gt;
+    } else {
+      return parser.emitError(loc, "expected ==, <=, >=, < or > in a "
+                                   "constraint");
+    }
+    if (parseSum(rhs))
+      return failure();
+    isEq = rel == Eq;
+    switch (rel) {
+    case Eq:
+    case Ge:
+      expr = lhs - rhs;
+      break;
+    case Le:
+      expr = rhs - lhs;
+      break;
+    case Lt:
+      expr = rhs - lhs - 1;
+      break;
+    case Gt:
+      expr = lhs - rhs - 1;
+      break;
+    }
+    return success();
+  }
+};
+} // namespace
+
+ParseResult tile::parseConstraints(AsmParser &parser, ArrayRef<StringRef> names,
+                                   SmallVectorImpl<Attribute> &sets) {
+  ConstraintParser p{parser, names};
+  return parser.parseCommaSeparatedList(
+      AsmParser::Delimiter::Square, [&]() -> ParseResult {
+        AffineExpr expr;
+        bool isEq;
+        if (p.parseConstraint(expr, isEq))
+          return failure();
+        sets.push_back(IntegerSetAttr::get(
+            IntegerSet::get(0, names.size(), {expr}, {isEq})));
+        return success();
+      });
+}
+
+/// Binding strength: sums bind loosest, products tighter, leaves tightest.
+static int precedence(AffineExpr e) {
+  if (e.getKind() == AffineExprKind::Add)
+    return 1;
+  return isa<AffineBinaryOpExpr>(e) ? 2 : 3;
+}
+
+/// `x` when `e` is `x * -1` or `x * -c` (as `x * c`), or `-c`: the part
+/// that a sum prints after ` - `.
+static AffineExpr negatedTerm(AffineExpr e) {
+  MLIRContext *ctx = e.getContext();
+  if (auto c = dyn_cast<AffineConstantExpr>(e))
+    return c.getValue() < 0 ? getAffineConstantExpr(-c.getValue(), ctx)
+                            : AffineExpr();
+  auto mul = dyn_cast<AffineBinaryOpExpr>(e);
+  if (!mul || mul.getKind() != AffineExprKind::Mul)
+    return AffineExpr();
+  auto k = dyn_cast<AffineConstantExpr>(mul.getRHS());
+  if (!k || k.getValue() >= 0)
+    return AffineExpr();
+  return k.getValue() == -1 ? mul.getLHS() : mul.getLHS() * -k.getValue();
+}
+
+static void printExpr(raw_ostream &os, AffineExpr expr,
+                      ArrayRef<StringRef> names) {
+  if (auto c = dyn_cast<AffineConstantExpr>(expr)) {
+    os << c.getValue();
+    return;
+  }
+  if (auto sym = dyn_cast<AffineSymbolExpr>(expr)) {
+    os << names[sym.getPosition()];
+    return;
+  }
+  auto bin = cast<AffineBinaryOpExpr>(expr);
+  AffineExpr lhs = bin.getLHS(), rhs = bin.getRHS();
+  // Operators associate to the left: a left operand of the same strength
+  // needs no parentheses, a right one does.
+  auto operand = [&](AffineExpr e, bool right) {
+    bool parens = precedence(e) < precedence(expr) ||
+                  (right && precedence(e) == precedence(expr));
+    if (parens)
+      os << '(';
+    printExpr(os, e, names);
+    if (parens)
+      os << ')';
+  };
+  operand(lhs, false);
+  switch (bin.getKind()) {
+  case AffineExprKind::Add:
+    if (AffineExpr negated = negatedTerm(rhs)) {
+      os << " - ";
+      operand(negated, true);
+    } else {
+      os << " + ";
+      operand(rhs, true);
+    }
+    return;
+  case AffineExprKind::Mul:
+    os << " * ";
+    break;
+  case AffineExprKind::Mod:
+    os << " mod ";
+    break;
+  case AffineExprKind::FloorDiv:
+    os << " floordiv ";
+    break;
+  case AffineExprKind::CeilDiv:
+    os << " ceildiv ";
+    break;
+  default:
+    llvm_unreachable("not a binary affine expression");
+  }
+  operand(rhs, true);
+}
+
+void tile::printConstraint(raw_ostream &os, IntegerSet set,
+                           ArrayRef<StringRef> names) {
+  printExpr(os, set.getConstraint(0), names);
+  os << (set.isEq(0) ? " == 0" : " >= 0");
+}
+
+void tile::printConstraints(AsmPrinter &printer, ArrayAttr sets,
+                            ArrayRef<StringRef> names) {
+  printer << '[';
+  llvm::interleaveComma(sets, printer.getStream(), [&](Attribute a) {
+    printConstraint(printer.getStream(), cast<IntegerSetAttr>(a).getValue(),
+                    names);
+  });
+  printer << ']';
+}
+
+static std::optional<int64_t> evaluate(AffineExpr expr,
+                                       ArrayRef<int64_t> values) {
+  if (auto c = dyn_cast<AffineConstantExpr>(expr))
+    return c.getValue();
+  if (auto sym = dyn_cast<AffineSymbolExpr>(expr))
+    return sym.getPosition() < values.size()
+               ? std::optional<int64_t>(values[sym.getPosition()])
+               : std::nullopt;
+  auto bin = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!bin)
+    return std::nullopt;
+  std::optional<int64_t> l = evaluate(bin.getLHS(), values);
+  std::optional<int64_t> r = evaluate(bin.getRHS(), values);
+  if (!l || !r)
+    return std::nullopt;
+  switch (bin.getKind()) {
+  case AffineExprKind::Add:
+    return llvm::checkedAdd(*l, *r);
+  case AffineExprKind::Mul:
+    return llvm::checkedMul(*l, *r);
+  case AffineExprKind::Mod:
+  case AffineExprKind::FloorDiv:
+  case AffineExprKind::CeilDiv:
+    if (*r <= 0)
+      return std::nullopt;
+    if (bin.getKind() == AffineExprKind::Mod)
+      return llvm::mod(*l, *r);
+    return bin.getKind() == AffineExprKind::FloorDiv ? llvm::divideFloorSigned(*l, *r)
+                                                     : llvm::divideCeilSigned(*l, *r);
+  default:
+    return std::nullopt;
+  }
+}
+
+std::optional<bool> tile::evaluateConstraint(IntegerSet set,
+                                             ArrayRef<int64_t> values) {
+  std::optional<int64_t> v = evaluate(set.getConstraint(0), values);
+  if (!v)
+    return std::nullopt;
+  return set.isEq(0) ? *v == 0 : *v >= 0;
+}
+
+//===----------------------------------------------------------------------===//
+// Bindings
+//===----------------------------------------------------------------------===//
+
+static std::string describe(Attribute value) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  if (auto t = dyn_cast<TypeAttr>(value))
+    os << t.getValue();
+  else if (auto i = dyn_cast<IntegerAttr>(value))
+    i.getType().isInteger(1) ? os << (i.getValue().getBoolValue() ? "true"
+                                                                   : "false")
+                             : os << i.getInt();
+  else
+    os << value;
+  return s;
+}
+
+/// Integer values compare by value (an i64 default and an index binding of
+/// the same number are the same binding), types by identity.
+static bool sameValue(Attribute a, Attribute b) {
+  auto ia = dyn_cast<IntegerAttr>(a), ib = dyn_cast<IntegerAttr>(b);
+  if (ia && ib)
+    return ia.getType().isInteger(1) == ib.getType().isInteger(1) &&
+           ia.getValue().getSExtValue() == ib.getValue().getSExtValue();
+  return a == b;
+}
+
+std::optional<std::string> tile::checkBinding(KernelOp kernel, StringRef name,
+                                              Attribute value) {
+  std::optional<DictionaryAttr> params = kernel.getParams();
+  Attribute decl = params ? params->get(name) : Attribute();
+  if (!decl)
+    return ("kernel '" + kernel.getSymName() + "' has no parameter '" + name +
+            "'")
+        .str();
+  auto declInt = dyn_cast<IntegerAttr>(decl);
+  bool declBool = declInt && declInt.getType().isInteger(1);
+  auto valueInt = dyn_cast<IntegerAttr>(value);
+  bool kindOk = declInt ? valueInt && valueInt.getType().isInteger(1) == declBool
+                        : isa<TypeAttr>(value);
+  if (!kindOk)
+    return ("parameter '" + name + "' takes " +
+            (declBool ? "true or false" : declInt ? "an integer" : "a type") +
+            ", got " + describe(value))
+        .str();
+  std::optional<DictionaryAttr> space = kernel.getSpace();
+  auto candidates =
+      space ? dyn_cast_or_null<ArrayAttr>(space->get(name)) : ArrayAttr();
+  if (candidates && !llvm::any_of(candidates, [&](Attribute c) {
+        return sameValue(c, value);
+      })) {
+    std::string list;
+    llvm::interleave(
+        candidates, [&](Attribute c) { list += describe(c); },
+        [&] { list += ", "; });
+    return ("parameter '" + name + "' = " + describe(value) +
+            " is not among its candidates [" + list + "]")
+        .str();
+  }
+  return std::nullopt;
+}
+
+FailureOr<DictionaryAttr> tile::resolveBindings(KernelOp kernel,
+                                                DictionaryAttr overrides,
+                                                std::string &error) {
+  std::optional<DictionaryAttr> params = kernel.getParams();
+  if (!params) {
+    error = ("kernel '" + kernel.getSymName() + "' has no parameters").str();
+    return failure();
+  }
+  NamedAttrList bound(*params);
+  for (NamedAttribute o : overrides) {
+    if (std::optional<std::string> why =
+            checkBinding(kernel, o.getName(), o.getValue())) {
+      error = *why;
+      return failure();
+    }
+    bound.set(o.getName(), o.getValue());
+  }
+  DictionaryAttr result = bound.getDictionary(kernel.getContext());
+  SmallVector<StringRef> names = getIntegerParams(kernel);
+  SmallVector<int64_t> values;
+  for (StringRef n : names)
+    values.push_back(cast<IntegerAttr>(result.get(n)).getValue().getSExtValue());
+  if (std::optional<ArrayAttr> sets = kernel.getConstraints()) {
+    for (Attribute a : *sets) {
+      IntegerSet set = cast<IntegerSetAttr>(a).getValue();
+      std::optional<bool> holds = evaluateConstraint(set, values);
+      if (holds && *holds)
+        continue;
+      llvm::raw_string_ostream os(error);
+      os << "constraint '";
+      printConstraint(os, set, names);
+      os << "' " << (holds ? "does not hold" : "cannot be evaluated")
+         << " for";
+      // Name the parameters the constraint reads, with their values.
+      for (auto [i, n] : llvm::enumerate(names))
+        if (set.getConstraint(0).isFunctionOfSymbol(i))
+          os << ' ' << n << " = " << values[i];
+      return failure();
+    }
+  }
+  return result;
+}
+
+FailureOr<std::pair<std::string, Attribute>>
+tile::parseBindingText(StringRef text, MLIRContext *ctx, std::string &error) {
+  auto [name, value] = text.split('=');
+  name = name.trim();
+  value = value.trim();
+  if (!text.contains('=') || name.empty() || value.empty()) {
+    error = ("a binding is NAME=VALUE, got '" + text + "'").str();
+    return failure();
+  }
+  Builder b(ctx);
+  int64_t i;
+  if (!value.getAsInteger(10, i))
+    return std::make_pair(name.str(), Attribute(b.getI64IntegerAttr(i)));
+  if (value == "true" || value == "false")
+    return std::make_pair(name.str(),
+                          Attribute(b.getBoolAttr(value == "true")));
+  size_t read = 0;
+  Type type = parseType(value, ctx, &read, /*isKnownNullTerminated=*/false);
+  if (!type || read != value.size()) {
+    error = ("the value of '" + name + "' must be an integer, true, false or "
+             "a type, got '" + value + "'")
+                .str();
+    return failure();
+  }
+  return std::make_pair(name.str(), Attribute(TypeAttr::get(type)));
+}
+
+//===----------------------------------------------------------------------===//
+// ParamOp, InstanceOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ParamOp::verify() {
+  auto kernel = (*this)->getParentOfType<KernelOp>();
+  std::optional<DictionaryAttr> params =
+      kernel ? kernel.getParams() : std::nullopt;
+  auto decl = params ? dyn_cast_or_null<IntegerAttr>(params->get(getName()))
+                     : IntegerAttr();
+  if (!decl)
+    return emitOpError("param_c1: '")
+           << getName() << "' is not an integer parameter of the enclosing "
+           << "kernel";
+  bool isBool = decl.getType().isInteger(1);
+  if (isBool != getType().isInteger(1))
+    return emitOpError("param_c1: '")
+           << getName() << "' is " << (isBool ? "a boolean" : "an integer")
+           << " parameter, read it as " << (isBool ? "i1" : "index or an integer");
+  return success();
+}
+
+LogicalResult
+InstanceOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  auto kernel =
+      symbolTable.lookupNearestSymbolFrom<KernelOp>(*this, getKernelAttr());
+  if (!kernel || !kernel.isParametric())
+    return emitOpError("instance_c1: '")
+           << getKernel() << "' is not a parametric tile.kernel";
+  std::string error;
+  if (failed(resolveBindings(kernel, getBindings(), error)))
+    return emitOpError("instance_c2: ") << error;
+  return success();
+}

@@ -1,0 +1,243 @@
+//===- Specialize.cpp - Bind the parameters of parametric kernels -------===//
+//
+// tile-specialize: every parametric tile.kernel and every tile.instance
+// becomes a plain kernel, with `!tile.param` types, `#tile.param` sizes and
+// tile.param values replaced by their bindings, the arithmetic on them
+// folded and the `?` tile dimensions made static.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/IR/TileParams.h"
+#include "tile/Dialect/Tile/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/AttrTypeSubElements.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/StringSet.h"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_TILESPECIALIZE
+#include "tile/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+using namespace mlir::tile;
+
+/// `BM = 64, T = f16`, for diagnostics.
+static std::string describeBindings(DictionaryAttr bindings) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  llvm::interleaveComma(bindings, os, [&](NamedAttribute b) {
+    os << b.getName().getValue() << " = ";
+    if (auto t = dyn_cast<TypeAttr>(b.getValue()))
+      os << t.getValue();
+    else if (auto i = cast<IntegerAttr>(b.getValue()); i.getType().isInteger(1))
+      os << (i.getValue().getBoolValue() ? "true" : "false");
+    else
+      os << i.getInt();
+  });
+  return s;
+}
+
+/// Replaces every parameter of `kernel` (a fresh copy of a parametric
+/// kernel) by its binding and makes the allocations static.
+static LogicalResult substitute(KernelOp kernel, DictionaryAttr bound) {
+  MLIRContext *ctx = kernel.getContext();
+  kernel->removeAttr(kernel.getParamsAttrName());
+  kernel->removeAttr(kernel.getSpaceAttrName());
+  kernel->removeAttr(kernel.getConstraintsAttrName());
+
+  AttrTypeReplacer replacer;
+  replacer.addReplacement([&](ParamType p) -> std::optional<Type> {
+    return cast<TypeAttr>(bound.get(p.getName())).getValue();
+  });
+  replacer.addReplacement([&](ParamRefAttr r) -> std::optional<Attribute> {
+    auto value = cast<IntegerAttr>(bound.get(r.getName()));
+    return IntegerAttr::get(IntegerType::get(ctx, 64), value.getInt());
+  });
+  replacer.recursivelyReplaceElementsIn(kernel, /*replaceAttrs=*/true,
+                                        /*replaceLocs=*/false,
+                                        /*replaceTypes=*/true);
+
+  OpBuilder b(ctx);
+  kernel.walk([&](ParamOp param) {
+    auto value = cast<IntegerAttr>(bound.get(param.getName()));
+    b.setInsertionPoint(param);
+    Type type = param.getType();
+    Attribute attr =
+        type.isIndex() || type.isInteger(1)
+            ? IntegerAttr::get(type, value.getValue().getSExtValue())
+            : IntegerAttr::get(type, value.getInt());
+    param.replaceAllUsesWith(
+        arith::ConstantOp::create(b, param.getLoc(), cast<TypedAttr>(attr))
+            .getResult());
+    param.erase();
+  });
+
+  // Fold the sizes and flags: arithmetic, and branches on constants (a
+  // variant's code disappears with its flag).
+  RewritePatternSet patterns(ctx);
+  Dialect *arith = ctx->getLoadedDialect<arith::ArithDialect>();
+  arith->getCanonicalizationPatterns(patterns);
+  for (RegisteredOperationName op : ctx->getRegisteredOperations())
+    if (&op.getDialect() == arith)
+      op.getCanonicalizationPatterns(patterns, ctx);
+  scf::IfOp::getCanonicalizationPatterns(patterns, ctx);
+  GreedyRewriteConfig config;
+  config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+  if (failed(applyPatternsGreedily(kernel.getBody(), std::move(patterns),
+                                   config)))
+    return kernel.emitOpError("the folding of its parameters did not "
+                              "converge");
+
+  WalkResult walk = kernel.walk([&](Operation *op) {
+    auto sizes = isa<AllocSharedOp>(op)   ? cast<AllocSharedOp>(op).getSizes()
+                 : isa<AllocFragmentOp>(op) ? cast<AllocFragmentOp>(op).getSizes()
+                                            : OperandRange(nullptr, 0);
+    if (sizes.empty())
+      return WalkResult::advance();
+    auto type = cast<ShapedType>(op->getResult(0).getType());
+    SmallVector<int64_t> shape(type.getShape());
+    unsigned next = 0;
+    for (int64_t &d : shape) {
+      if (!ShapedType::isDynamic(d))
+        continue;
+      APInt v;
+      Value size = sizes[next++];
+      if (!matchPattern(size, m_ConstantInt(&v)) || v.getSExtValue() <= 0) {
+        op->emitOpError("alloc_c3: size #")
+            << next - 1 << " of " << type
+            << " must fold to a positive constant once the parameters are "
+               "bound";
+        return WalkResult::interrupt();
+      }
+      d = v.getSExtValue();
+    }
+    op->getResult(0).setType(type.clone(shape));
+    op->setOperands({});
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  kernel->setAttr("tile.bindings", bound);
+  return success();
+}
+
+namespace {
+/// A kernel to produce: `generic` bound with `overrides`, named `name`;
+/// diagnostics go to `origin` (the kernel or the instance).
+struct Request {
+  KernelOp generic;
+  StringAttr name;
+  DictionaryAttr overrides;
+  Operation *origin;
+};
+
+struct SpecializePass : tile::impl::TileSpecializeBase<SpecializePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    NamedAttrList binds;
+    for (const std::string &text : bind) {
+      std::string error;
+      auto parsed = parseBindingText(text, ctx, error);
+      if (failed(parsed)) {
+        module.emitError("tile-specialize: ") << error;
+        return signalPassFailure();
+      }
+      binds.set(parsed->first, parsed->second);
+    }
+
+    // A parametric kernel with instances is a template: its instances are
+    // produced. One without is produced with its defaults, as is one that
+    // `kernels` names.
+    SmallVector<Request> requests;
+    SmallVector<Operation *> toErase;
+    SymbolTable symbols(module);
+    llvm::SmallPtrSet<Operation *, 4> instantiated;
+    for (auto instance : module.getOps<InstanceOp>())
+      instantiated.insert(symbols.lookup(instance.getKernel()));
+    for (Operation &op : *module.getBody()) {
+      if (auto instance = dyn_cast<InstanceOp>(op)) {
+        requests.push_back({symbols.lookup<KernelOp>(instance.getKernel()),
+                            instance.getSymNameAttr(), instance.getBindings(),
+                            instance});
+        toErase.push_back(instance);
+      } else if (auto kernel = dyn_cast<KernelOp>(op);
+                 kernel && kernel.isParametric()) {
+        if (!instantiated.contains(kernel) ||
+            llvm::is_contained(kernels, kernel.getSymName()))
+          requests.push_back({kernel, kernel.getSymNameAttr(),
+                              DictionaryAttr::get(ctx), kernel});
+        toErase.push_back(kernel);
+      }
+    }
+
+    // The selection: requests and plain kernels by name.
+    llvm::StringSet<> keep;
+    for (const std::string &name : kernels)
+      keep.insert(name);
+    if (!keep.empty()) {
+      for (const std::string &name : kernels)
+        if (!llvm::any_of(requests,
+                          [&](Request &r) { return r.name == name; }) &&
+            !symbols.lookup<KernelOp>(name)) {
+          module.emitError("tile-specialize: no kernel or instance named '")
+              << name << "'";
+          return signalPassFailure();
+        }
+      for (auto kernel : module.getOps<KernelOp>())
+        if (!kernel.isParametric() && !keep.contains(kernel.getSymName()))
+          toErase.push_back(kernel);
+      llvm::erase_if(requests, [&](Request &r) {
+        return !keep.contains(r.name.getValue());
+      });
+    }
+    if (!binds.empty() && requests.empty()) {
+      module.emitError("tile-specialize: bindings given, but no parametric "
+                       "kernel or instance is kept");
+      return signalPassFailure();
+    }
+
+    for (Request &r : requests) {
+      if (!r.generic || !r.generic.isParametric()) {
+        r.origin->emitOpError("instance_c1: '")
+            << cast<InstanceOp>(r.origin).getKernel()
+            << "' is not a parametric tile.kernel";
+        return signalPassFailure();
+      }
+      NamedAttrList overrides(r.overrides);
+      for (NamedAttribute b : binds)
+        overrides.set(b.getName(), b.getValue());
+      std::string error;
+      FailureOr<DictionaryAttr> bound =
+          resolveBindings(r.generic, overrides.getDictionary(ctx), error);
+      if (failed(bound)) {
+        r.origin->emitOpError("cannot be specialised as '")
+            << r.name.getValue() << "': " << error;
+        return signalPassFailure();
+      }
+      OpBuilder b(r.origin);
+      auto copy = cast<KernelOp>(b.clone(*r.generic));
+      copy.setSymName(r.name.getValue());
+      // Every error about the copy says which bindings produced it.
+      std::string with = describeBindings(*bound);
+      ScopedDiagnosticHandler note(ctx, [&](Diagnostic &diag) {
+        if (diag.getSeverity() == DiagnosticSeverity::Error)
+          diag.attachNote(r.origin->getLoc())
+              << "in '" << r.name.getValue() << "', specialised with " << with;
+        return failure();
+      });
+      if (failed(substitute(copy, *bound)) || failed(verify(copy)))
+        return signalPassFailure();
+    }
+    for (Operation *op : toErase)
+      op->erase();
+  }
+};
+} // namespace

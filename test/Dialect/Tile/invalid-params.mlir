@@ -1,0 +1,140 @@
+// RUN: tile-opt %s -split-input-file -verify-diagnostics
+
+// expected-error @+1 {{kernel_c6: parameter name 'mod' must be an identifier (letters, digits, _) and not floordiv, ceildiv or mod}}
+tile.kernel @k(%X: memref<?xf16>) params {mod = 1} grid [1] threads 128 {
+}
+
+// -----
+
+// expected-error @+1 {{kernel_c6: parameter 'P' must default to an integer, a boolean or a type, got "x"}}
+tile.kernel @k(%X: memref<?xf16>) params {P = "x"} grid [1] threads 128 {
+}
+
+// -----
+
+// expected-error @+1 {{kernel_c6: 'BN' is not an integer parameter of kernel 'k'}}
+tile.kernel @k(%X: memref<?xf16>) params {BM = 64} grid [%X[0] / BN] threads 128 {
+}
+
+// -----
+
+// expected-error @+1 {{kernel_c6: 'T' is not an integer parameter of kernel 'k'}}
+tile.kernel @k(%X: memref<?xf16>) params {T = f16} grid [1] threads T {
+}
+
+// -----
+
+// expected-error @+1 {{kernel_c6: 'U' is not a type parameter of kernel 'k'}}
+tile.kernel @k(%X: memref<?x!tile.param<"U">>) params {T = f16} grid [1] threads 128 {
+}
+
+// -----
+
+tile.kernel @k(%X: memref<?xf16>) params {T = f16} grid [1] threads 128 {
+  %c = arith.constant 0 : index
+  // expected-error @+1 {{kernel_c6: 'T' is not an integer parameter of kernel 'k'}}
+  tile.pipelined %i = %c to %c step %c num_stages T {
+  }
+}
+
+// -----
+
+// expected-error @+1 {{kernel_c6: 'F' is not an integer parameter of kernel 'k'}}
+tile.kernel @k(%X: memref<?xf16>) params {F = true} grid [1] threads F {
+}
+
+// -----
+
+// expected-error @+1 {{'BN' is not an integer parameter of the kernel}}
+tile.kernel @k(%X: memref<?xf16>) params {BM = 64} where [BN > 0] grid [1] threads 128 {
+}
+
+// -----
+
+// expected-error @+1 {{kernel_c7: `space` and `where` need `params`}}
+tile.kernel @k(%X: memref<?xf16>) space {BM = [64]} grid [1] threads 128 {
+}
+
+// -----
+
+// expected-error @+1 {{kernel_c7: kernel 'k' has no parameter 'BN'}}
+tile.kernel @k(%X: memref<?xf16>) params {BM = 64} space {BN = [64]} grid [1] threads 128 {
+}
+
+// -----
+
+// expected-error @+1 {{kernel_c7: the space of 'BM' must be a non-empty list of candidates}}
+tile.kernel @k(%X: memref<?xf16>) params {BM = 64} space {BM = []} grid [1] threads 128 {
+}
+
+// -----
+
+// expected-error @+1 {{kernel_c7: parameter 'T' takes a type, got 3}}
+tile.kernel @k(%X: memref<?xf16>) params {T = f16} space {T = [f16, 3]} grid [1] threads 128 {
+}
+
+// -----
+
+// expected-error @+1 {{kernel_c7: the default of 'BM' = 64 is not among its candidates [128, 256]}}
+tile.kernel @k(%X: memref<?xf16>) params {BM = 64} space {BM = [128, 256]} grid [1] threads 128 {
+}
+
+// -----
+
+// expected-error @+1 {{kernel_c7: the defaults break a constraint 'BM mod 128 == 0' does not hold for BM = 64}}
+tile.kernel @k(%X: memref<?xf16>) params {BM = 64} where [BM mod 128 == 0] grid [1] threads 128 {
+}
+
+// -----
+
+// expected-error @+1 {{kernel_c7: the defaults break a constraint 'BM mod (Z floordiv 2) == 0' cannot be evaluated for BM = 64 Z = 1}}
+tile.kernel @k(%X: memref<?xf16>) params {BM = 64, Z = 1} where [BM mod (Z floordiv 2) == 0] grid [1] threads 128 {
+}
+
+// -----
+
+// expected-error @+1 {{kernel_c8: contract #0 uses dimension 2 of argument #0, which has rank 1}}
+tile.kernel @k(%X: memref<?xf16>) grid [1] threads 128 requires [%X[2] <= 8] {
+}
+
+// -----
+
+// expected-error @+1 {{kernel_c6: 'D' is not an integer parameter of kernel 'k'}}
+tile.kernel @k(%X: memref<?xf16>) grid [1] threads 128 requires [%X[0] == D] {
+}
+
+// -----
+
+tile.kernel @k(%X: memref<?xf16>) params {BM = 64, F = false} grid [1] threads 128 {
+  // expected-error @+1 {{param_c1: 'N' is not an integer parameter of the enclosing kernel}}
+  %n = tile.param "N" : index
+}
+
+// -----
+
+tile.kernel @k(%X: memref<?xf16>) params {BM = 64, F = false} grid [1] threads 128 {
+  // expected-error @+1 {{param_c1: 'F' is a boolean parameter, read it as i1}}
+  %f = tile.param "F" : index
+}
+
+// -----
+
+tile.kernel @k(%X: memref<?xf16>) params {BM = 64} grid [1] threads 128 {
+  %bm = tile.param "BM" : index
+  // expected-error @+1 {{alloc_c3: '!tile.shared<?x?xf16>' has 2 '?' dimension(s), given 1 size(s)}}
+  %s = tile.alloc_shared [%bm] : !tile.shared<?x?xf16>
+}
+
+// -----
+
+tile.kernel @k(%X: memref<?xf16>) params {BM = 64} grid [1] threads 128 {
+}
+// expected-error @+1 {{instance_c2: parameter 'BM' takes an integer, got f16}}
+tile.instance @k2 = @k {BM = f16}
+
+// -----
+
+tile.kernel @k(%X: memref<?xf16>) grid [1] threads 128 {
+}
+// expected-error @+1 {{instance_c1: 'k' is not a parametric tile.kernel}}
+tile.instance @k2 = @k {}
