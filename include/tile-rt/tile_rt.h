@@ -121,6 +121,33 @@ typedef struct tile_rt_grid_rule {
   int64_t tile; ///< Divisor (or the constant extent when arg is -1).
 } tile_rt_grid_rule;
 
+/// The most `require` lines (shape contracts) one kernel may have.
+#define TILE_RT_MAX_CONTRACTS 16
+/// The longest argument name a contract carries, in bytes.
+#define TILE_RT_MAX_ARG_NAME 63
+
+/// How a contract relates a dimension to its bound.
+typedef enum tile_rt_relation {
+  TILE_RT_EQ = 0, ///< equal to
+  TILE_RT_LE = 1, ///< at most
+  TILE_RT_GE = 2, ///< at least
+} tile_rt_relation;
+
+/// A shape contract (`require` line): sizes[dim] of memref argument `arg`
+/// is related to sizes[bound_dim] of memref argument `bound_arg`, or to the
+/// constant `bound` when `bound_arg` is -1. The names are the kernel
+/// arguments' names in the source ("" when it had none).
+typedef struct tile_rt_contract {
+  int arg;
+  int dim;
+  tile_rt_relation relation;
+  int bound_arg;
+  int bound_dim;
+  int64_t bound;
+  char arg_name[TILE_RT_MAX_ARG_NAME + 1];
+  char bound_name[TILE_RT_MAX_ARG_NAME + 1];
+} tile_rt_contract;
+
 /// One kernel's record. Plain data owned by the tile_rt_kernel_info it came
 /// from; valid until that info (or the module holding it) is freed.
 typedef struct tile_rt_kernel_desc {
@@ -131,6 +158,8 @@ typedef struct tile_rt_kernel_desc {
   int nargs;   ///< Number of tile.kernel arguments (memref + scalar params).
   int nparams; ///< Number of entries in `params` (tensor maps included).
   const tile_rt_param_desc *params;
+  int ncontracts; ///< Number of entries in `contracts`.
+  tile_rt_contract contracts[TILE_RT_MAX_CONTRACTS];
 } tile_rt_kernel_desc;
 
 /// A parsed kernel info text: the list of kernel records of one module.
@@ -277,9 +306,10 @@ tile_rt_status tile_rt_arg_f32(tile_rt_arg *out, float value);
 
 /// Checks `args` against the kernel record without launching: the count,
 /// each argument's kind, dtype and rank, 16-byte aligned memref pointers,
-/// non-negative sizes, innermost stride 1, and the TMA rules for every tensor
-/// map (see tile_rt_launch). On failure, TILE_RT_ERROR_INVALID_ARGUMENT with
-/// a message naming the kernel, the argument index and the offending value.
+/// non-negative sizes, innermost stride 1, the TMA rules for every tensor
+/// map (see tile_rt_launch) and the kernel's shape contracts. On failure,
+/// TILE_RT_ERROR_INVALID_ARGUMENT with a message naming the kernel, the
+/// argument (and for a contract, the dimension and both values).
 tile_rt_status tile_rt_kernel_desc_check_args(const tile_rt_kernel_desc *desc,
                                               const tile_rt_arg *args,
                                               int nargs);
@@ -486,7 +516,8 @@ tile_rt_status tile_rt_kernel_attributes(tile_rt_kernel_attrs *out,
 
 /// Launches `kernel` on `stream` (NULL: default stream) with `args`
 /// (`nargs` tile.kernel arguments, in order), asynchronously:
-/// - checks the arguments as tile_rt_kernel_desc_check_args does;
+/// - checks the arguments and the shape contracts as
+///   tile_rt_kernel_desc_check_args does (a violation launches nothing);
 /// - marshals the parameters per KernelABI.md (memref: u64 pointer, i64
 ///   sizes, i64 strides; scalars by value; then each tensor map by value);
 /// - encodes each tensor map with cuTensorMapEncodeTiled after checking the

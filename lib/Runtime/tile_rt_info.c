@@ -341,6 +341,88 @@ static tile_rt_status rt_parse_param(rt_parser *p) {
   return TILE_RT_SUCCESS;
 }
 
+/* A contract's argument name: an identifier of at most TILE_RT_MAX_ARG_NAME
+ * bytes, or "-" for none. */
+static tile_rt_status rt_name_field(rt_parser *p, int i, char *out) {
+  size_t n = p->field_len[i];
+  if (n == 1 && p->field[i][0] == '-') {
+    out[0] = '\0';
+    return TILE_RT_SUCCESS;
+  }
+  if (n > TILE_RT_MAX_ARG_NAME)
+    return rt_parse_error(&p->line, "argument name longer than %d bytes",
+                          TILE_RT_MAX_ARG_NAME);
+  for (size_t j = 0; j < n; ++j) {
+    char c = p->field[i][j];
+    if (!(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+          (j > 0 && c >= '0' && c <= '9')))
+      return rt_parse_error(&p->line, "argument name is not an identifier");
+  }
+  memcpy(out, p->field[i], n);
+  out[n] = '\0';
+  return TILE_RT_SUCCESS;
+}
+
+/* require <arg> <dim> <eq|le|ge> <bound_arg> <bound_dim> <bound> <name>
+ *         <bound_name> */
+static tile_rt_status rt_parse_require(rt_parser *p) {
+  RT_TRY(rt_expect_fields(p, 9,
+                          "require <arg> <dim> <eq|le|ge> <bound_arg> "
+                          "<bound_dim> <bound> <name> <bound_name>"));
+  tile_rt_kernel_desc *k = &p->kernel;
+  if (k->ncontracts == TILE_RT_MAX_CONTRACTS)
+    return rt_parse_error(&p->line, "more than %d 'require' lines",
+                          TILE_RT_MAX_CONTRACTS);
+  tile_rt_contract c;
+  memset(&c, 0, sizeof c);
+  int64_t arg, dim, bound_arg, bound_dim, bound;
+  RT_TRY(rt_int_field(p, 1, "contract argument", 0, TILE_RT_MAX_PARAMS - 1,
+                      &arg));
+  RT_TRY(rt_int_field(p, 2, "contract dimension", 0, TILE_RT_MAX_RANK - 1,
+                      &dim));
+  if (rt_field_is(p, 3, "eq"))
+    c.relation = TILE_RT_EQ;
+  else if (rt_field_is(p, 3, "le"))
+    c.relation = TILE_RT_LE;
+  else if (rt_field_is(p, 3, "ge"))
+    c.relation = TILE_RT_GE;
+  else
+    return rt_parse_error(&p->line, "contract relation must be eq, le or ge");
+  RT_TRY(rt_int_field(p, 4, "contract bound argument", -1,
+                      TILE_RT_MAX_PARAMS - 1, &bound_arg));
+  RT_TRY(rt_int_field(p, 5, "contract bound dimension", 0,
+                      TILE_RT_MAX_RANK - 1, &bound_dim));
+  RT_TRY(rt_int_field(p, 6, "contract bound", INT64_MIN, INT64_MAX, &bound));
+  RT_TRY(rt_name_field(p, 7, c.arg_name));
+  RT_TRY(rt_name_field(p, 8, c.bound_name));
+  c.arg = (int)arg;
+  c.dim = (int)dim;
+  c.bound_arg = (int)bound_arg;
+  c.bound_dim = (int)bound_dim;
+  c.bound = bound;
+  k->contracts[k->ncontracts++] = c;
+  return TILE_RT_SUCCESS;
+}
+
+/* Each contract reads dimensions that exist of memref arguments. */
+static tile_rt_status rt_check_contracts(const rt_parser *p) {
+  const tile_rt_kernel_desc *k = &p->kernel;
+  for (int i = 0; i < k->ncontracts; ++i) {
+    const tile_rt_contract *c = &k->contracts[i];
+    int args[2] = {c->arg, c->bound_arg}, dims[2] = {c->dim, c->bound_dim};
+    for (int side = 0; side < (c->bound_arg < 0 ? 1 : 2); ++side)
+      if (args[side] >= k->nargs ||
+          p->params[args[side]].kind != TILE_RT_PARAM_MEMREF ||
+          dims[side] >= p->params[args[side]].rank)
+        return rt_parse_error(&p->kernel_line,
+                              "contract %d of kernel '%s' reads dimension %d "
+                              "of argument %d, which is not a memref of that "
+                              "rank",
+                              i, k->name, dims[side], args[side]);
+  }
+  return TILE_RT_SUCCESS;
+}
+
 /*===--- Records ----------------------------------------------------------===*/
 
 static tile_rt_status rt_begin_kernel(rt_parser *p,
@@ -390,6 +472,7 @@ static tile_rt_status rt_end_kernel(rt_parser *p, tile_rt_kernel_info *info) {
                             "memref argument %d",
                             g->dim, p->params[g->arg].rank, g->arg);
   }
+  RT_TRY(rt_check_contracts(p));
   if (info->count == info->capacity) {
     size_t capacity = info->capacity ? 2 * (size_t)info->capacity : 4;
     tile_rt_kernel_desc *kernels =
@@ -458,6 +541,8 @@ static tile_rt_status rt_parse_line(rt_parser *p, tile_rt_kernel_info *info) {
     return rt_parse_grid(p);
   if (rt_field_is(p, 0, "param"))
     return rt_parse_param(p);
+  if (rt_field_is(p, 0, "require"))
+    return rt_parse_require(p);
   if (rt_field_is(p, 0, "end"))
     return rt_end_kernel(p, info);
   if (rt_field_is(p, 0, "kernel"))

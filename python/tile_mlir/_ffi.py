@@ -252,11 +252,25 @@ class tile_rt_grid_rule(Structure):
                 ("tile", c_int64)]
 
 
+TILE_RT_MAX_CONTRACTS = 16
+TILE_RT_MAX_ARG_NAME = 63
+
+
+class tile_rt_contract(Structure):
+    _fields_ = [("arg", c_int), ("dim", c_int), ("relation", c_int),
+                ("bound_arg", c_int), ("bound_dim", c_int),
+                ("bound", c_int64),
+                ("arg_name", c_char * (TILE_RT_MAX_ARG_NAME + 1)),
+                ("bound_name", c_char * (TILE_RT_MAX_ARG_NAME + 1))]
+
+
 class tile_rt_kernel_desc(Structure):
     _fields_ = [("name", c_char_p), ("block", c_uint32 * 3),
                 ("smem", c_uint32), ("grid", tile_rt_grid_rule * 3),
                 ("nargs", c_int), ("nparams", c_int),
-                ("params", POINTER(tile_rt_param_desc))]
+                ("params", POINTER(tile_rt_param_desc)),
+                ("ncontracts", c_int),
+                ("contracts", tile_rt_contract * TILE_RT_MAX_CONTRACTS)]
 
 
 class tile_rt_memref(Structure):

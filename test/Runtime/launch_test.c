@@ -59,6 +59,9 @@ static const char kinfo[] = "tile-kernel-info 1\n"
                             "param scalar 3 f32\n"
                             "param tensormap 0 f16 2 box 64 128 swizzle 128\n"
                             "param tensormap 1 bf16 2 box 32 64 swizzle 64\n"
+                            "require 1 0 eq 0 1 0 B A\n"
+                            "require 2 1 eq 1 1 0 C B\n"
+                            "require 0 1 le -1 0 4096 A -\n"
                             "end\n"
                             "kernel scale\n"
                             "block 256 1 1\n"
@@ -229,6 +232,22 @@ int main(int argc, char **argv) {
   report("launch gemm B+8", tile_rt_launch(gemm, args, 4, NULL));
   MUST(tile_rt_arg_memref_2d(&args[1], TILE_RT_BF16, B, 512, 2048, 2048));
   report("launch gemm 3 args", tile_rt_launch(gemm, args, 3, NULL));
+  /* The shape contracts: B's K differs from A's, C has the wrong number of
+   * columns, K is over the kernel's bound. */
+  MUST(tile_rt_arg_memref_2d(&args[1], TILE_RT_BF16, B, 504, 2048, 2048));
+  report("launch gemm B K=504", tile_rt_launch(gemm, args, 4, NULL));
+  MUST(tile_rt_arg_memref_2d(&args[1], TILE_RT_BF16, B, 512, 2048, 2048));
+  MUST(tile_rt_arg_memref_2d(&args[2], TILE_RT_F32, C, 1000, 2040, 2048));
+  report("launch gemm C 2040 cols", tile_rt_launch(gemm, args, 4, NULL));
+  MUST(tile_rt_arg_memref_2d(&args[0], TILE_RT_F16, A, 1000, 8192, 8192));
+  MUST(tile_rt_arg_memref_2d(&args[1], TILE_RT_BF16, B, 8192, 2048, 2048));
+  MUST(tile_rt_arg_memref_2d(&args[2], TILE_RT_F32, C, 1000, 2048, 2048));
+  report("launch gemm K=8192", tile_rt_launch(gemm, args, 4, NULL));
+  MUST(tile_rt_arg_memref_2d(&args[0], TILE_RT_F16, A, 1000, 512, 512));
+  MUST(tile_rt_arg_memref_2d(&args[1], TILE_RT_BF16, B, 512, 2048, 2048));
+  MUST(tile_rt_arg_memref_2d(&args[2], TILE_RT_F32, C, 1000, 2048, 2048));
+  tile_rt_kernel_desc_of(&desc, gemm);
+  report("check gemm", tile_rt_kernel_desc_check_args(desc, args, 4));
   MUST(tile_rt_arg_memref_2d(&args[2], TILE_RT_F32, C, 0, 2048, 2048));
   report("launch gemm M=0", tile_rt_launch(gemm, args, 4, NULL));
   printf("launches after the rejected ones: %+d\n",

@@ -286,6 +286,26 @@ std::string KernelLowering::kernelInfo() {
       os << " 1";
     os << " swizzle " << sm90::kSwizzleBytes << "\n";
   }
+  if (std::optional<ArrayAttr> contracts = kernel.getContracts()) {
+    auto nameOf = [&](int64_t arg) -> StringRef {
+      std::optional<ArrayAttr> names = kernel.getArgNames();
+      StringRef name = names && arg >= 0 && arg < (int64_t)names->size()
+                           ? cast<StringAttr>((*names)[arg]).getValue()
+                           : StringRef();
+      // The runtime takes identifiers of at most 63 bytes (KernelABI.md).
+      return name.empty() || name.size() > 63 ? StringRef("-") : name;
+    };
+    for (Attribute a : *contracts) {
+      auto c = cast<ContractAttr>(a);
+      int64_t bound = c.getBoundArg() >= 0
+                          ? 0
+                          : cast<IntegerAttr>(c.getBound()).getInt();
+      os << "require " << c.getArg() << " " << c.getDim() << " "
+         << c.getRelation() << " " << c.getBoundArg() << " "
+         << c.getBoundDim() << " " << bound << " " << nameOf(c.getArg())
+         << " " << nameOf(c.getBoundArg()) << "\n";
+    }
+  }
   os << "end\n";
   return s;
 }

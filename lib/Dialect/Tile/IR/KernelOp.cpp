@@ -236,8 +236,15 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
                         b.getArrayAttr(contracts));
   }
   SmallVector<Type> argTypes;
-  for (auto &a : args)
+  SmallVector<StringRef> argNames;
+  for (auto &a : args) {
     argTypes.push_back(a.type);
+    StringRef ssa = a.ssaName.name.drop_front(); // without '%'
+    argNames.push_back(isValidParamName(ssa) ? ssa : StringRef());
+  }
+  if (llvm::any_of(argNames, [](StringRef n) { return !n.empty(); }))
+    result.addAttribute(getArgNamesAttrName(result.name),
+                        b.getStrArrayAttr(argNames));
   result.addAttribute(getFunctionTypeAttrName(result.name),
                       TypeAttr::get(b.getFunctionType(argTypes, {})));
   result.addAttribute(getGridArgsAttrName(result.name),
@@ -308,10 +315,20 @@ void KernelOp::print(OpAsmPrinter &p) {
       {getSymNameAttrName(), getFunctionTypeAttrName(), getGridArgsAttrName(),
        getGridDimsAttrName(), getGridTilesAttrName(), getThreadsAttrName(),
        getParamsAttrName(), getSpaceAttrName(), getConstraintsAttrName(),
-       getContractsAttrName()});
+       getContractsAttrName(), getArgNamesAttrName()});
   p << ' ';
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
                 /*printBlockTerminators=*/false);
+}
+
+void KernelOp::getAsmBlockArgumentNames(Region &region,
+                                        OpAsmSetValueNameFn setNameFn) {
+  std::optional<ArrayAttr> names = getArgNames();
+  if (!names || &region != &getBody())
+    return;
+  for (auto [arg, name] : llvm::zip(getBodyBlock().getArguments(), *names))
+    if (!cast<StringAttr>(name).getValue().empty())
+      setNameFn(arg, cast<StringAttr>(name).getValue());
 }
 
 //===----------------------------------------------------------------------===//

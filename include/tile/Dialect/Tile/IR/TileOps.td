@@ -44,7 +44,8 @@ def Tile_SizeArrayAttr : TypedArrayAttrBase<Tile_SizeAttr, "sizes">;
 //===----------------------------------------------------------------------===//
 
 def Tile_KernelOp : Tile_Op<"kernel", [Symbol, IsolatedFromAbove,
-    SingleBlockImplicitTerminator<"YieldOp">]> {
+    SingleBlockImplicitTerminator<"YieldOp">,
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmBlockArgumentNames"]>]> {
   let summary = "a GPU kernel: a grid of thread blocks running its body";
   let description = [{
     Declares a kernel named by a symbol. Its arguments are global-memory
@@ -88,6 +89,9 @@ def Tile_KernelOp : Tile_Op<"kernel", [Symbol, IsolatedFromAbove,
     - kernel_c8: a contract relates dimensions that exist of memref
       arguments.
 
+    The arguments' names in the source are kept (`arg_names`): the printed
+    kernel and the runtime's contract errors use them.
+
     Example:
     ```mlir
     tile.kernel @gemm(%A: memref<?x?x!tile.param<"T">>, ...)
@@ -121,7 +125,8 @@ def Tile_KernelOp : Tile_Op<"kernel", [Symbol, IsolatedFromAbove,
                        OptionalAttr<TypedArrayAttrBase<IntegerSetAttr,
                            "integer sets">>:$constraints,
                        OptionalAttr<TypedArrayAttrBase<Tile_ContractAttr,
-                           "contracts">>:$contracts);
+                           "contracts">>:$contracts,
+                       OptionalAttr<StrArrayAttr>:$arg_names);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
