@@ -22,12 +22,21 @@ typedef enum MlirTileOutputFormat {
 } MlirTileOutputFormat;
 
 /// Options of one compilation. Null strings mean the defaults
-/// (chip "sm_90a", features "+ptx80", opt level 3, cubin).
+/// (chip "sm_90a", features "+ptx80", opt level 3, cubin, no bindings,
+/// every kernel).
 typedef struct MlirTileCompileOptions {
   const char *chip;
   const char *features;
   int optLevel;
   MlirTileOutputFormat format;
+  /// `numBindings` "NAME=VALUE" strings binding the parameters of the
+  /// parametric kernels compiled (tile-specialize's `bind`); not owned.
+  const char *const *bindings;
+  size_t numBindings;
+  /// When `numKernels` > 0, compile only these kernels and instances
+  /// (tile-specialize's `kernels`); not owned.
+  const char *const *kernels;
+  size_t numKernels;
 } MlirTileCompileOptions;
 
 /// Fills `options` with the defaults.

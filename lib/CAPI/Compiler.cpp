@@ -20,6 +20,10 @@ void mlirTileCompileOptionsInitDefault(MlirTileCompileOptions *options) {
   options->features = nullptr;
   options->optLevel = 3;
   options->format = MlirTileOutputCubin;
+  options->bindings = nullptr;
+  options->numBindings = 0;
+  options->kernels = nullptr;
+  options->numKernels = 0;
 }
 
 MlirLogicalResult mlirTileCompile(MlirModule cModule,
@@ -38,6 +42,12 @@ MlirLogicalResult mlirTileCompile(MlirModule cModule,
   if (opts.features)
     options.features = std::string(opts.features);
   options.optLevel = opts.optLevel;
+  for (size_t i = 0; i < opts.numBindings; ++i)
+    if (opts.bindings && opts.bindings[i])
+      options.bind.push_back(opts.bindings[i]);
+  for (size_t i = 0; i < opts.numKernels; ++i)
+    if (opts.kernels && opts.kernels[i])
+      options.kernels.push_back(opts.kernels[i]);
   PassManager pm(module.getContext());
   tile::buildTileToBinaryPipeline(pm, options,
                                   opts.format == MlirTileOutputPtx

@@ -145,7 +145,9 @@ MLIR_TILE_OUTPUT_PTX = 1
 
 class MlirTileCompileOptions(Structure):
     _fields_ = [("chip", c_char_p), ("features", c_char_p),
-                ("optLevel", c_int), ("format", c_int)]
+                ("optLevel", c_int), ("format", c_int),
+                ("bindings", POINTER(c_char_p)), ("numBindings", c_size_t),
+                ("kernels", POINTER(c_char_p)), ("numKernels", c_size_t)]
 
 
 _CAPI = [

@@ -183,9 +183,19 @@ def _source(source) -> tuple[bytes | None, Path | None]:
     return source.encode(), None
 
 
+def _c_strings(values) -> "ctypes.Array":
+    return (ctypes.c_char_p * len(values))(*[v.encode() for v in values])
+
+
 def compile(source, chip: str = "sm_90a", features: str = "+ptx80",
-            opt_level: int = 3, fmt: str = "cubin") -> Compiled:
+            opt_level: int = 3, fmt: str = "cubin", params=None,
+            kernels=None) -> Compiled:
     """Compiles every ``tile.kernel`` of a module to a cubin or PTX.
+
+    `params` binds the parameters of parametric kernels (a mapping of
+    names to ints, bools or type names such as ``"bf16"``); `kernels`, a
+    list of kernel or instance names, compiles only those. A binding that
+    a kernel refuses raises CompileError naming the parameter.
 
     `source` is MLIR text (str or bytes) or the path of a .mlir file (a
     ``os.PathLike``, or a one-line str). Diagnostics are captured: a module
@@ -232,6 +242,14 @@ def compile(source, chip: str = "sm_90a", features: str = "+ptx80",
             options.features = features.encode()
             options.optLevel = int(opt_level)
             options.format = _FORMATS[fmt]
+            bindings = _c_strings([
+                f"{k}={str(v).lower() if isinstance(v, bool) else v}"
+                for k, v in (params or {}).items()])
+            selected = _c_strings(list(kernels or []))
+            options.bindings = bindings
+            options.numBindings = len(bindings)
+            options.kernels = selected
+            options.numKernels = len(selected)
             binary: list[bytes] = []
             info: list[bytes] = []
             on_binary = _ffi.MlirStringCallback(

@@ -50,3 +50,13 @@ for bad in [dict(fmt="elf"), dict(opt_level=4)]:
         tile_mlir.compile(path, **bad)
     except ValueError as e:
         print("ValueError:", e)
+
+# Parameters and a selection of kernels; a refused binding names the
+# parameter.
+bound = tile_mlir.compile(path, fmt="ptx", kernels=["gemm_bf16"],
+                          params={"BM": 64, "THREADS": 128})
+print("--- bound:", [(k.name, k.block[0]) for k in bound.kernels()])
+try:
+    tile_mlir.compile(path, fmt="ptx", params={"BM": 96})
+except tile_mlir.CompileError as e:
+    print("CompileError:", [d for d in e.diagnostics if "BM" in d][0])

@@ -291,5 +291,7 @@ int main(int argc, char **argv) {
     return 0;
   if (rc > 0)
     return rc;
+  /* With --param, only the kernel run is compiled. */
+  a.source.kernel = a.kernel;
   return a.probe ? probe(a.device) : run(&a);
 }

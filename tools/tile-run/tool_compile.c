@@ -26,7 +26,9 @@ const char tool_source_usage[] =
     "DIR/<stem>.kinfo\n"
     "  --no-compile       skip compiling: load --image and --kinfo\n"
     "  --image FILE       the cubin or PTX to load (with --no-compile)\n"
-    "  --kinfo FILE       its kernel info (with --no-compile)\n";
+    "  --kinfo FILE       its kernel info (with --no-compile)\n"
+    "  --param NAME=VALUE bind a parameter of the kernel (repeatable; VALUE\n"
+    "                     an integer, true, false or a type such as bf16)\n";
 
 void tool_source_init(tool_source *s) {
   memset(s, 0, sizeof *s);
@@ -54,6 +56,13 @@ int tool_source_option(tool_source *s, int argc, char **argv, int *i) {
     value = &s->image_path;
   else if (strcmp(a, "--kinfo") == 0)
     value = &s->kinfo_path;
+  else if (strcmp(a, "--param") == 0) {
+    if (s->nparams == TOOL_MAX_PARAMS) {
+      tool_fail("at most %d --param bindings", TOOL_MAX_PARAMS);
+      return -1;
+    }
+    value = &s->params[s->nparams++];
+  }
   else if (strcmp(a, "--opt-level") != 0)
     return 0;
   if (*i + 1 >= argc) {
@@ -81,6 +90,9 @@ int tool_source_validate(const tool_source *s) {
     if (s->emit_dir)
       return tool_fail("--emit-dir writes what is compiled; with "
                        "--no-compile nothing is");
+    if (s->nparams)
+      return tool_fail("--param binds what is compiled; with --no-compile "
+                       "nothing is");
     return 0;
   }
   if (s->image_path || s->kinfo_path)
@@ -149,6 +161,12 @@ static int tool_compile(const tool_source *s, tool_buffer *image,
     if (s->opt_level >= 0)
       options.optLevel = s->opt_level;
     options.format = s->ptx ? MlirTileOutputPtx : MlirTileOutputCubin;
+    options.bindings = s->params;
+    options.numBindings = (size_t)s->nparams;
+    if (s->nparams && s->kernel) {
+      options.kernels = &s->kernel;
+      options.numKernels = 1;
+    }
     tool_sinks sinks = {{image, 0}, {kinfo, 0}};
     MlirLogicalResult result = mlirTileCompile(
         module, &options, tool_collect_image, tool_collect_kinfo, &sinks);

@@ -11,6 +11,9 @@
 
 #include "host_util.h"
 
+/// The most --param bindings one command takes.
+#define TOOL_MAX_PARAMS 64
+
 /// Where the module comes from and how to compile it.
 typedef struct tool_source {
   const char *mlir_path; ///< The positional FILE.mlir.
@@ -22,6 +25,12 @@ typedef struct tool_source {
   int no_compile;        ///< Read image_path and kinfo_path instead.
   const char *image_path;
   const char *kinfo_path;
+  /// --param NAME=VALUE bindings of the kernels' parameters.
+  const char *params[TOOL_MAX_PARAMS];
+  int nparams;
+  /// The kernel the tool runs, set by the tool: with bindings, only it is
+  /// compiled. NULL: every kernel.
+  const char *kernel;
 } tool_source;
 
 /// The option lines for --help.
