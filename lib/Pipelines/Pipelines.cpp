@@ -21,12 +21,7 @@ void tile::buildTileToBinaryPipeline(OpPassManager &pm,
                                      BinaryFormat format) {
   ConvertTileToNVGPUOptions tileOptions;
   tileOptions.chip = options.chip;
-  TileSpecializeOptions specializeOptions;
-  specializeOptions.kernels.assign(options.kernels.begin(),
-                                   options.kernels.end());
-  specializeOptions.bind.assign(options.bind.begin(), options.bind.end());
-  pm.addPass(createTileSpecialize(specializeOptions));
-  pm.addPass(createTileInferLayouts());
+  buildTileResourcesPipeline(pm, options);
   pm.addPass(createConvertTileToNVGPU(tileOptions));
   std::string upstream = llvm::formatv(
       "nvvm-attach-target{{chip={0} features={1} O={2}},"
@@ -49,7 +44,25 @@ void tile::buildTileToBinaryPipeline(OpPassManager &pm,
     llvm::report_fatal_error("tile: gpu-module-to-binary does not parse");
 }
 
+void tile::buildTileResourcesPipeline(OpPassManager &pm,
+                                     const TileToBinaryOptions &options) {
+  TileSpecializeOptions specializeOptions;
+  specializeOptions.kernels.assign(options.kernels.begin(),
+                                   options.kernels.end());
+  specializeOptions.bind.assign(options.bind.begin(), options.bind.end());
+  pm.addPass(createTileSpecialize(specializeOptions));
+  pm.addPass(createTileInferLayouts());
+  TileEstimateResourcesOptions estimateOptions;
+  estimateOptions.chip = options.chip;
+  pm.addPass(createTileEstimateResources(estimateOptions));
+}
+
 void tile::registerTilePipelines() {
+  PassPipelineRegistration<TileToBinaryOptions>(
+      "tile-resources",
+      "Specialise the kernels and record what each needs of the GPU "
+      "(tile.resources), without lowering them",
+      buildTileResourcesPipeline);
   auto reg = [](const char *name, const char *summary, BinaryFormat format) {
     PassPipelineRegistration<TileToBinaryOptions>(
         name, summary,

@@ -45,4 +45,36 @@ def ConvertTileToNVGPU : Pass<"convert-tile-to-nvgpu", "ModuleOp"> {
   ];
 }
 
+def TileEstimateResources : Pass<"tile-estimate-resources", "ModuleOp"> {
+  let summary = "Record what each kernel needs of the GPU, before any "
+                "lowering";
+  let description = [{
+    Plans every specialised `tile.kernel` as `convert-tile-to-nvgpu` would
+    (shared tiles with all their pipeline stages, barriers, reduction
+    scratch, the checks of the target), without emitting code, LLVM or
+    ptxas, and records the result on the kernel:
+    `tile.resources = {shared_bytes, threads, grid}`, where `grid` is the
+    launch rule (`[C[1] / 256, C[0] / 128]`). A kernel the target cannot run
+    (shared memory over its limit, a tile wgmma cannot take) gets the same
+    diagnostic as in the lowering, naming its bindings. Fragment layouts
+    must be inferred first; the `tile-resources` pipeline runs
+    `tile-specialize`, `tile-infer-layouts` and this pass. The autotuner
+    drops configurations with it before compiling them.
+
+    Example, after `tile-resources{kernels=gemm_f16 bind=STAGES=3}`:
+    ```mlir
+    tile.kernel @gemm_f16(...) grid [...] threads 256 attributes {
+        tile.bindings = {...},
+        tile.resources = {grid = "[C[1] / 256, C[0] / 128]",
+                          shared_bytes = 147456 : i64, threads = 256 : i64}}
+    ```
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
+           "The target chip; only sm_90a is supported so far">,
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::nvgpu::NVGPUDialect"];
+}
+
 #endif // TILE_CONVERSION_PASSES_TD

@@ -34,6 +34,12 @@ enum class BinaryFormat { Ptx, Cubin, None };
 
 /// Lowers tile kernels to NVVM/LLVM inside gpu.modules and, unless `format`
 /// is None, serialises them into a gpu.binary holding PTX or a cubin.
+/// tile-specialize, tile-infer-layouts and tile-estimate-resources: every
+/// kernel specialised and planned, with its tile.resources, not lowered.
+/// The binary pipelines start with it.
+void buildTileResourcesPipeline(OpPassManager &pm,
+                                const TileToBinaryOptions &options);
+
 void buildTileToBinaryPipeline(OpPassManager &pm,
                                const TileToBinaryOptions &options,
                                BinaryFormat format);

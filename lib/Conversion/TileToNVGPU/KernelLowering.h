@@ -74,6 +74,9 @@ public:
   LogicalResult emit();
   /// The kernel's launch record (docs/KernelABI.md).
   std::string kernelInfo();
+  /// The dynamic shared memory the plan uses: tiles with all their pipeline
+  /// stages, barriers and reduction scratch (valid after plan()).
+  int64_t getSharedBytes() const { return sharedBytes; }
 
   // ---- Emission helpers, used by the per-op lowerings. ----
   Value index(int64_t v);

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelLowering.h"
+#include "tile/Dialect/Tile/IR/TileParams.h"
 #include "SM90.h"
 #include "tile/Conversion/Passes.h"
 
@@ -347,6 +348,9 @@ struct ConvertTileToNVGPUPass
 
     std::string info = "tile-kernel-info 1\n";
     for (KernelOp kernel : kernels) {
+      // A rule of the target that a specialised kernel breaks (shared
+      // memory, wgmma shapes) names the bindings that produced it.
+      BindingsNote note(kernel);
       KernelLowering lowering(kernel, gpuModule);
       if (failed(lowering.plan()) || failed(lowering.emit()))
         return signalPassFailure();

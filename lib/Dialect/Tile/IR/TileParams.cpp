@@ -443,6 +443,40 @@ FailureOr<DictionaryAttr> tile::resolveBindings(KernelOp kernel,
   return result;
 }
 
+std::string tile::describeBindings(DictionaryAttr bindings) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  llvm::interleaveComma(bindings, os, [&](NamedAttribute b) {
+    os << b.getName().getValue() << " = ";
+    if (auto t = dyn_cast<TypeAttr>(b.getValue()))
+      os << t.getValue();
+    else if (auto i = cast<IntegerAttr>(b.getValue()); i.getType().isInteger(1))
+      os << (i.getValue().getBoolValue() ? "true" : "false");
+    else
+      os << i.getInt();
+  });
+  return s;
+}
+
+BindingsNote::BindingsNote(MLIRContext *ctx, Location loc, StringRef name,
+                           DictionaryAttr bindings)
+    : ScopedDiagnosticHandler(ctx) {
+  if (!bindings)
+    return;
+  std::string text =
+      ("in '" + name + "', specialised with " + describeBindings(bindings))
+          .str();
+  setHandler([loc, text](Diagnostic &diag) {
+    if (diag.getSeverity() == DiagnosticSeverity::Error)
+      diag.attachNote(loc) << text;
+    return failure(); // the diagnostic goes on to the next handler
+  });
+}
+
+BindingsNote::BindingsNote(KernelOp kernel)
+    : BindingsNote(kernel.getContext(), kernel.getLoc(), kernel.getSymName(),
+                   kernel->getAttrOfType<DictionaryAttr>(kBindingsAttr)) {}
+
 FailureOr<std::pair<std::string, Attribute>>
 tile::parseBindingText(StringRef text, MLIRContext *ctx, std::string &error) {
   auto [name, value] = text.split('=');

@@ -26,22 +26,6 @@ namespace mlir::tile {
 using namespace mlir;
 using namespace mlir::tile;
 
-/// `BM = 64, T = f16`, for diagnostics.
-static std::string describeBindings(DictionaryAttr bindings) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  llvm::interleaveComma(bindings, os, [&](NamedAttribute b) {
-    os << b.getName().getValue() << " = ";
-    if (auto t = dyn_cast<TypeAttr>(b.getValue()))
-      os << t.getValue();
-    else if (auto i = cast<IntegerAttr>(b.getValue()); i.getType().isInteger(1))
-      os << (i.getValue().getBoolValue() ? "true" : "false");
-    else
-      os << i.getInt();
-  });
-  return s;
-}
-
 /// Replaces every parameter of `kernel` (a fresh copy of a parametric
 /// kernel) by its binding and makes the allocations static.
 static LogicalResult substitute(KernelOp kernel, DictionaryAttr bound) {
@@ -122,7 +106,7 @@ static LogicalResult substitute(KernelOp kernel, DictionaryAttr bound) {
   });
   if (walk.wasInterrupted())
     return failure();
-  kernel->setAttr("tile.bindings", bound);
+  kernel->setAttr(kBindingsAttr, bound);
   return success();
 }
 
@@ -226,13 +210,7 @@ struct SpecializePass : tile::impl::TileSpecializeBase<SpecializePass> {
       auto copy = cast<KernelOp>(b.clone(*r.generic));
       copy.setSymName(r.name.getValue());
       // Every error about the copy says which bindings produced it.
-      std::string with = describeBindings(*bound);
-      ScopedDiagnosticHandler note(ctx, [&](Diagnostic &diag) {
-        if (diag.getSeverity() == DiagnosticSeverity::Error)
-          diag.attachNote(r.origin->getLoc())
-              << "in '" << r.name.getValue() << "', specialised with " << with;
-        return failure();
-      });
+      BindingsNote note(ctx, r.origin->getLoc(), r.name.getValue(), *bound);
       if (failed(substitute(copy, *bound)) || failed(verify(copy)))
         return signalPassFailure();
     }

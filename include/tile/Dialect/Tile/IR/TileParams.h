@@ -11,6 +11,7 @@
 
 #include "tile/Dialect/Tile/IR/TileOps.h"
 
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/IntegerSet.h"
 
 #include <optional>
@@ -53,6 +54,24 @@ std::optional<bool> evaluateConstraint(IntegerSet set,
 /// `BM mod 64 == 0`.
 void printConstraint(raw_ostream &os, IntegerSet set,
                      ArrayRef<StringRef> names);
+
+/// `BM = 64, CAUSAL = false, T = f16`: bindings as diagnostics show them.
+std::string describeBindings(DictionaryAttr bindings);
+
+/// The name of the attribute in which tile-specialize records a kernel's
+/// bindings.
+inline constexpr llvm::StringLiteral kBindingsAttr = "tile.bindings";
+
+/// While alive, attaches to every error a note at `loc`: "in 'NAME',
+/// specialised with BM = 64, ...", so that a rule a specialised kernel
+/// breaks says which bindings produced it. Does nothing without bindings.
+class BindingsNote : public ScopedDiagnosticHandler {
+public:
+  BindingsNote(MLIRContext *ctx, Location loc, StringRef name,
+               DictionaryAttr bindings);
+  /// For a kernel that tile-specialize produced (its tile.bindings).
+  explicit BindingsNote(KernelOp kernel);
+};
 
 /// Parses `NAME=VALUE`: VALUE is an integer, `true` or `false`, or a type
 /// (`f16`, `bf16`, ...). On failure, `error` says why.

@@ -1,0 +1,77 @@
+//===- EstimateResources.cpp - What a kernel needs, before lowering -----===//
+//
+// tile-estimate-resources: the sm_90a plan of each kernel (shared memory of
+// every tile and stage, threads, the grid rule) without emitting code, so
+// that a tuner can drop a configuration before compiling it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelLowering.h"
+#include "tile/Conversion/Passes.h"
+#include "tile/Dialect/Tile/IR/TileParams.h"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_TILEESTIMATERESOURCES
+#include "tile/Conversion/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+using namespace mlir::tile;
+
+/// `[C[1] / 256, C[0] / 128]`, with the arguments' source names.
+static std::string gridRule(KernelOp kernel) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  std::optional<ArrayAttr> names = kernel.getArgNames();
+  os << '[';
+  for (unsigned i = 0, e = kernel.getNumGridDims(); i < e; ++i) {
+    if (i)
+      os << ", ";
+    int64_t arg = kernel.getGridArgs()[i];
+    if (arg >= 0) {
+      StringRef name = names ? cast<StringAttr>((*names)[arg]).getValue()
+                             : StringRef();
+      if (name.empty())
+        os << "arg" << arg;
+      else
+        os << name;
+      os << '[' << kernel.getGridDims()[i] << "] / ";
+    }
+    os << kernel.getGridTile(i);
+  }
+  os << ']';
+  return s;
+}
+
+namespace {
+struct EstimateResourcesPass
+    : tile::impl::TileEstimateResourcesBase<EstimateResourcesPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    for (KernelOp kernel : module.getOps<KernelOp>()) {
+      if (failed(kernel.requireSpecialised(getArgument())))
+        return signalPassFailure();
+      if (chip != "sm_90a") {
+        kernel.emitOpError("tile-estimate-resources targets sm_90a; chip '")
+            << chip << "' is not supported";
+        return signalPassFailure();
+      }
+      BindingsNote note(kernel);
+      KernelLowering lowering(kernel, gpu::GPUModuleOp());
+      if (failed(lowering.plan()))
+        return signalPassFailure();
+      Builder b(&getContext());
+      kernel->setAttr(
+          "tile.resources",
+          b.getDictionaryAttr(
+              {b.getNamedAttr("shared_bytes",
+                              b.getI64IntegerAttr(lowering.getSharedBytes())),
+               b.getNamedAttr("threads",
+                              b.getI64IntegerAttr(kernel.getThreadCount())),
+               b.getNamedAttr("grid", b.getStringAttr(gridRule(kernel)))}));
+    }
+  }
+};
+} // namespace

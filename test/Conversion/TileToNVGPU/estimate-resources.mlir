@@ -1,0 +1,39 @@
+// RUN: tile-opt %S/../../../kernels/gemm.mlir --tile-resources='kernels=gemm_f16,gemm_bf16 bind=STAGES=3' | FileCheck %s
+// RUN: tile-opt %S/../../../kernels/gemm.mlir --tile-resources='kernels=gemm_f16 bind=BM=64,BN=128,THREADS=128' | FileCheck %s --check-prefix=SMALL
+// RUN: not tile-opt %S/../../../kernels/gemm.mlir --tile-resources='kernels=gemm_f16 bind=BK=128' 2>&1 | FileCheck %s --check-prefix=OVER
+// RUN: tile-opt %s --tile-estimate-resources -split-input-file -verify-diagnostics
+// RUN: not tile-opt %s --tile-estimate-resources -split-input-file 2>&1 | FileCheck %s --check-prefix=ROW
+
+// The plan's shared memory, all stages counted: 3 x (128x64 + 64x256) x 2
+// bytes; the threads; the grid rule with the arguments' names. Nothing is
+// lowered.
+// CHECK-LABEL: tile.kernel @gemm_f16
+// CHECK-SAME: tile.resources = {grid = "[C[1] / 256, C[0] / 128]", shared_bytes = 147456 : i64, threads = 256 : i64}
+// CHECK: tile.gemm
+// CHECK-LABEL: tile.kernel @gemm_bf16
+// CHECK-SAME: shared_bytes = 147456 : i64
+// CHECK-NOT: gpu.func
+
+// 4 x (64x64 + 64x128) x 2 bytes on one warpgroup.
+// SMALL: tile.resources = {grid = "[C[1] / 128, C[0] / 64]", shared_bytes = 98304 : i64, threads = 128 : i64}
+
+// A binding over the target's shared memory is refused before lowering,
+// naming the bindings.
+// OVER: error: 'tile.kernel' op needs 393216 bytes of shared memory for its tiles and pipeline stages; sm_90a allows 231424
+// OVER: note: in 'gemm_f16', specialised with BK = 128, BM = 128, BN = 256, STAGES = 4, T = f16, TC = f16, THREADS = 256
+
+// A kernel with a cross-warp reduction: its scratch counts too; no tile
+// has stages: 8 warps x 8 rows x 4 bytes.
+// ROW-LABEL: tile.kernel @rowmax
+// ROW-SAME: tile.resources = {grid = "[X[0] / 8]", shared_bytes = 256 : i64, threads = 256 : i64}
+tile.kernel @rowmax(%X: memref<?x?xf32>) grid [%X[0] / 8] threads 256 {
+  %m = tile.alloc_fragment {layout = #tile.slice<dim = 1, parent = #tile.blocked<vector = 4, lanes = [1, 32], warps = [1, 8]>>} : !tile.fragment<8xf32>
+  %x = tile.alloc_fragment {layout = #tile.blocked<vector = 4, lanes = [1, 32], warps = [1, 8]>} : !tile.fragment<8x1024xf32>
+  tile.reduce max %x -> %m {dim = 1 : i64, clear} : !tile.fragment<8x1024xf32> -> !tile.fragment<8xf32>
+}
+
+// -----
+
+// expected-error @+1 {{is parametric: run tile-specialize before tile-estimate-resources}}
+tile.kernel @k(%X: memref<?xf32>) params {BM = 64} grid [1] threads 128 {
+}
