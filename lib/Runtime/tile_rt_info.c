@@ -132,16 +132,24 @@ static tile_rt_status rt_int_field(rt_parser *p, int i, const char *what,
     negative = 1;
     at = 1;
   }
-  int ok = at < n && n - at <= 18; /* 18 digits cannot overflow int64 */
-  int64_t v = 0;
+  /* The magnitude, in uint64 so that INT64_MIN's is representable; 19
+   * digits cannot overflow it, and the range check below refuses what does
+   * not fit int64. */
+  int ok = at < n && n - at <= 19;
+  uint64_t magnitude = 0;
   for (size_t k = at; ok && k < n; ++k) {
     if (s[k] < '0' || s[k] > '9')
       ok = 0;
     else
-      v = v * 10 + (s[k] - '0');
+      magnitude = magnitude * 10 + (uint64_t)(s[k] - '0');
   }
-  if (negative)
-    v = -v;
+  uint64_t limit = negative ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+  ok = ok && magnitude <= limit;
+  int64_t v = !ok ? 0
+              : negative ? (magnitude == (uint64_t)INT64_MAX + 1
+                                ? INT64_MIN
+                                : -(int64_t)magnitude)
+                         : (int64_t)magnitude;
   if (!ok || v < lo || v > hi)
     return rt_parse_error(&p->line,
                           "%s must be an integer in [%lld, %lld], got '%.*s'",

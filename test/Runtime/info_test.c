@@ -119,6 +119,8 @@ static const bad_case bad[] = {
     {"require-name", HDR K M2 "require 0 0 le -1 0 4 1A -\nend\n"},
     {"require-arg", HDR K M2 "require 1 0 le -1 0 4 A -\nend\n"},
     {"require-dim", HDR K M2 "require 0 2 le -1 0 4 A -\nend\n"},
+    {"require-bound-big",
+     HDR K M2 "require 0 0 le -1 0 9223372036854775808 A -\nend\n"},
     {"require-bound-arg", HDR K M2 "require 0 0 eq 3 0 0 A B\nend\n"},
     {"param-order", HDR K "param memref 1 f16 2\nend\n"},
     {"param-kind", HDR K "param pointer 0 f16\nend\n"},

@@ -420,8 +420,12 @@ FailureOr<DictionaryAttr> tile::resolveBindings(KernelOp kernel,
   DictionaryAttr result = bound.getDictionary(kernel.getContext());
   SmallVector<StringRef> names = getIntegerParams(kernel);
   SmallVector<int64_t> values;
-  for (StringRef n : names)
-    values.push_back(cast<IntegerAttr>(result.get(n)).getValue().getSExtValue());
+  // Booleans take part in constraints as 0 and 1.
+  for (StringRef n : names) {
+    APInt v = cast<IntegerAttr>(result.get(n)).getValue();
+    values.push_back(v.getBitWidth() == 1 ? (int64_t)v.getZExtValue()
+                                          : v.getSExtValue());
+  }
   if (std::optional<ArrayAttr> sets = kernel.getConstraints()) {
     for (Attribute a : *sets) {
       IntegerSet set = cast<IntegerSetAttr>(a).getValue();

@@ -77,6 +77,11 @@ static LogicalResult substitute(KernelOp kernel, DictionaryAttr bound) {
     return kernel.emitOpError("the folding of its parameters did not "
                               "converge");
 
+  // Tiles that only a folded-away variant used are removed.
+  for (Operation &op : llvm::make_early_inc_range(kernel.getBodyBlock()))
+    if (isa<AllocSharedOp, AllocFragmentOp>(op) && op.use_empty())
+      op.erase();
+
   WalkResult walk = kernel.walk([&](Operation *op) {
     auto sizes = isa<AllocSharedOp>(op)   ? cast<AllocSharedOp>(op).getSizes()
                  : isa<AllocFragmentOp>(op) ? cast<AllocFragmentOp>(op).getSizes()

@@ -57,5 +57,7 @@ tile.kernel @k(%X: memref<?xf32>) params {BM = 64} grid [1] threads 128 {
   %n = memref.dim %X, %c0 : memref<?xf32>
   // expected-error @+1 {{alloc_c3: size #0 of '!tile.fragment<?xf32>' must fold to a positive constant once the parameters are bound}}
   %f = tile.alloc_fragment [%n] : !tile.fragment<?xf32>
+  %zero = arith.constant 0.0 : f32
+  tile.fill %f, %zero : !tile.fragment<?xf32>, f32
 }
 

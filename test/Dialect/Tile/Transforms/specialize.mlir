@@ -3,7 +3,7 @@
 
 // Instances become kernels; the template itself is not produced. Types,
 // sizes, parameter values and flags are bound; the branch on a false flag
-// folds away; allocations take static shapes.
+// folds away with the tile only it used; allocations take static shapes.
 
 // CHECK-NOT: tile.kernel @k(
 // CHECK-LABEL: tile.kernel @k_f16
@@ -14,7 +14,8 @@
 // CHECK: %[[C64:.*]] = arith.constant 64 : index
 // CHECK: arith.muli %{{.*}}, %[[C64]] : index
 // CHECK: tile.alloc_shared : !tile.shared<64x64xf16>
-// CHECK: tile.alloc_fragment : !tile.fragment<64x64xf32>
+// The fragment only the folded branch used is gone.
+// CHECK-NOT: tile.alloc_fragment
 // CHECK-NOT: scf.if
 // CHECK: tile.pipelined {{.*}} num_stages 2
 // CHECK-LABEL: tile.kernel @k_bf16
@@ -29,6 +30,7 @@
 // BIND-SAME: grid [%{{.*}}[0] / 128] threads 128 requires [%{{.*}}[1] <= 128]
 // BIND-SAME: tile.bindings = {BM = 128 : i64, CAUSAL = true, STAGES = 3 : i64, T = bf16}
 // BIND: tile.alloc_shared : !tile.shared<128x64xbf16>
+// BIND: tile.alloc_fragment : !tile.fragment<128x64xf32>
 // BIND-NOT: scf.if
 // BIND: tile.copy %{{.*}} -> %{{.*}} : !tile.shared<128x64xbf16> -> !tile.fragment<128x64xf32>
 // BIND: tile.pipelined

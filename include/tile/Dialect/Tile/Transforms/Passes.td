@@ -16,8 +16,9 @@ def TileSpecialize : Pass<"tile-specialize", "ModuleOp"> {
     candidates, has the wrong kind or breaks a `where` constraint is an error
     naming the parameter. In the copy, `!tile.param` types become the bound
     types, `#tile.param` sizes and `tile.param` values the bound integers;
-    arithmetic on them and branches on flags fold, and every allocation's
-    `?` dimensions take their folded sizes. The copy records its bindings in
+    arithmetic on them and branches on flags fold, tiles that only a
+    folded-away branch used are removed, and every allocation's `?`
+    dimensions take their folded sizes. The copy records its bindings in
     `tile.bindings` and is verified; the parametric kernels and instances are
     removed. With `kernels`, only the named kernels and instances are kept.
 
