@@ -138,3 +138,21 @@ tile.kernel @k(%X: memref<?xf16>) grid [1] threads 128 {
 }
 // expected-error @+1 {{instance_c1: 'k' is not a parametric tile.kernel}}
 tile.instance @k2 = @k {}
+
+// -----
+
+// expected-error @+1 {{a contract refers to '%Z', which is not a kernel argument}}
+tile.kernel @k(%X: memref<?xf16>) grid [1] threads 128 requires [%X[0] == %Z[0]] {
+}
+
+// -----
+
+// expected-error @+1 {{expected ==, <= or >= in a contract}}
+tile.kernel @k(%X: memref<?xf16>) grid [1] threads 128 requires [%X[0] 4] {
+}
+
+// -----
+
+// expected-error @+1 {{expected a contract: %ARG[DIM] == ...}}
+tile.kernel @k(%X: memref<?xf16>) grid [1] threads 128 requires [4 == %X[0]] {
+}

@@ -84,20 +84,23 @@ static int64_t findArgument(ArrayRef<OpAsmParser::Argument> args,
   return it == args.end() ? -1 : it - args.begin();
 }
 
-/// `%X[1]`: a dimension of a kernel argument.
-static ParseResult parseArgDim(OpAsmParser &parser,
-                               ArrayRef<OpAsmParser::Argument> args,
-                               int64_t &arg, int64_t &dim) {
+/// `%X[1]`, a dimension of a kernel argument, if the next token is an
+/// operand; `what` prefixes the error when it names no argument.
+static OptionalParseResult
+parseOptionalArgDim(OpAsmParser &parser, ArrayRef<OpAsmParser::Argument> args,
+                    StringRef what, int64_t &arg, int64_t &dim) {
   OpAsmParser::UnresolvedOperand operand;
   SMLoc loc = parser.getCurrentLocation();
-  if (parser.parseOperand(operand) || parser.parseLSquare() ||
-      parser.parseInteger(dim) || parser.parseRSquare())
-    return failure();
+  OptionalParseResult isOperand = parser.parseOptionalOperand(operand);
+  if (!isOperand.has_value() || failed(*isOperand))
+    return isOperand;
   arg = findArgument(args, operand);
   if (arg < 0)
-    return parser.emitError(loc, "'")
-           << operand.name << "' is not a kernel argument";
-  return success();
+    return parser.emitError(loc)
+           << what << " refers to '" << operand.name
+           << "', which is not a kernel argument";
+  return failure(parser.parseLSquare() || parser.parseInteger(dim) ||
+                 parser.parseRSquare());
 }
 
 // grid [%X[1] / 128, %X[0] / BM, 4]
@@ -109,20 +112,10 @@ static ParseResult parseGrid(OpAsmParser &parser,
   auto parseOne = [&]() -> ParseResult {
     Attribute tile;
     int64_t arg = -1, dim = 0;
-    OpAsmParser::UnresolvedOperand probe;
-    OptionalParseResult isOperand = parser.parseOptionalOperand(probe);
-    if (isOperand.has_value()) {
-      if (failed(*isOperand))
-        return failure();
-      arg = findArgument(args, probe);
-      if (arg < 0)
-        return parser.emitError(parser.getCurrentLocation(),
-                                "kernel_c2: grid extent refers to '")
-               << probe.name << "', which is not a kernel argument";
-      if (parser.parseLSquare() || parser.parseInteger(dim) ||
-          parser.parseRSquare() || parser.parseSlash())
-        return failure();
-    }
+    OptionalParseResult isArgDim = parseOptionalArgDim(
+        parser, args, "kernel_c2: grid extent", arg, dim);
+    if (isArgDim.has_value() && (failed(*isArgDim) || parser.parseSlash()))
+      return failure();
     if (parseSize(parser, tile))
       return failure();
     gridArgs.push_back(arg);
@@ -141,8 +134,13 @@ static ParseResult parseContracts(OpAsmParser &parser,
   MLIRContext *ctx = parser.getContext();
   return parser.parseCommaSeparatedList(
       OpAsmParser::Delimiter::Square, [&]() -> ParseResult {
-        int64_t arg, dim, boundArg = -1, boundDim = 0;
-        if (parseArgDim(parser, args, arg, dim))
+        int64_t arg = -1, dim = 0, boundArg = -1, boundDim = 0;
+        OptionalParseResult lhs =
+            parseOptionalArgDim(parser, args, "a contract", arg, dim);
+        if (!lhs.has_value())
+          return parser.emitError(parser.getCurrentLocation(),
+                                  "expected a contract: %ARG[DIM] == ...");
+        if (failed(*lhs))
           return failure();
         StringRef relation;
         SMLoc loc = parser.getCurrentLocation();
@@ -157,21 +155,10 @@ static ParseResult parseContracts(OpAsmParser &parser,
         if (parser.parseEqual())
           return failure();
         Attribute bound = IntegerAttr::get(IntegerType::get(ctx, 64), 0);
-        OpAsmParser::UnresolvedOperand probe;
-        OptionalParseResult isOperand = parser.parseOptionalOperand(probe);
-        if (isOperand.has_value()) {
-          if (failed(*isOperand))
-            return failure();
-          boundArg = findArgument(args, probe);
-          if (boundArg < 0)
-            return parser.emitError(loc, "'")
-                   << probe.name << "' is not a kernel argument";
-          if (parser.parseLSquare() || parser.parseInteger(boundDim) ||
-              parser.parseRSquare())
-            return failure();
-        } else if (parseSize(parser, bound)) {
+        OptionalParseResult rhs = parseOptionalArgDim(
+            parser, args, "a contract", boundArg, boundDim);
+        if (rhs.has_value() ? failed(*rhs) : failed(parseSize(parser, bound)))
           return failure();
-        }
         contracts.push_back(ContractAttr::get(ctx, arg, dim, relation, boundArg,
                                               boundDim, bound));
         return success();
