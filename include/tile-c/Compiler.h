@@ -54,6 +54,19 @@ mlirTileCompile(MlirModule module, const MlirTileCompileOptions *options,
                 MlirStringCallback binaryCallback,
                 MlirStringCallback metadataCallback, void *userData);
 
+/// Specialises the kernels of `module` (modified in place) with the
+/// bindings and selection of `options` and plans each for its chip without
+/// lowering it (no LLVM, no ptxas): `callback` receives one line per kernel,
+///   `kernel <name> shared <bytes> threads <n> grid <rule>`
+/// where `shared` counts every tile with all its pipeline stages, barriers
+/// and reduction scratch, and `grid` is the launch rule (`[C[1] / 256, ...]`).
+/// On failure (a binding refused, shared memory over the chip's limit, ...)
+/// diagnostics go to the context's handlers and the result is failure.
+MLIR_CAPI_EXPORTED MlirLogicalResult
+mlirTileEstimateResources(MlirModule module,
+                          const MlirTileCompileOptions *options,
+                          MlirStringCallback callback, void *userData);
+
 #ifdef __cplusplus
 }
 #endif

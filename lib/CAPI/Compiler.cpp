@@ -1,6 +1,7 @@
 //===- Compiler.cpp - C API: compile tile IR to a GPU binary ------------===//
 
 #include "tile-c/Compiler.h"
+#include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/Pipelines/Pipelines.h"
 
 #include "mlir/CAPI/IR.h"
@@ -26,17 +27,12 @@ void mlirTileCompileOptionsInitDefault(MlirTileCompileOptions *options) {
   options->numKernels = 0;
 }
 
-MlirLogicalResult mlirTileCompile(MlirModule cModule,
-                                  const MlirTileCompileOptions *cOptions,
-                                  MlirStringCallback binaryCallback,
-                                  MlirStringCallback metadataCallback,
-                                  void *userData) {
-  ModuleOp module = unwrap(cModule);
+/// Sets the pipeline `options` from `cOptions` (NULL: the defaults).
+static void setPipelineOptions(tile::TileToBinaryOptions &options,
+                               const MlirTileCompileOptions *cOptions) {
   MlirTileCompileOptions defaults;
   mlirTileCompileOptionsInitDefault(&defaults);
   const MlirTileCompileOptions &opts = cOptions ? *cOptions : defaults;
-
-  tile::TileToBinaryOptions options;
   if (opts.chip)
     options.chip = std::string(opts.chip);
   if (opts.features)
@@ -48,9 +44,49 @@ MlirLogicalResult mlirTileCompile(MlirModule cModule,
   for (size_t i = 0; i < opts.numKernels; ++i)
     if (opts.kernels && opts.kernels[i])
       options.kernels.push_back(opts.kernels[i]);
+}
+
+MlirLogicalResult mlirTileEstimateResources(MlirModule cModule,
+                                            const MlirTileCompileOptions *opts,
+                                            MlirStringCallback callback,
+                                            void *userData) {
+  ModuleOp module = unwrap(cModule);
+  tile::TileToBinaryOptions options;
+  setPipelineOptions(options, opts);
+  PassManager pm(module.getContext());
+  tile::buildTileResourcesPipeline(pm, options);
+  if (failed(pm.run(module)))
+    return mlirLogicalResultFailure();
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  for (auto kernel : module.getOps<tile::KernelOp>()) {
+    auto resources = kernel->getAttrOfType<DictionaryAttr>("tile.resources");
+    if (!resources)
+      continue;
+    os << "kernel " << kernel.getSymName() << " shared "
+       << cast<IntegerAttr>(resources.get("shared_bytes")).getInt()
+       << " threads " << cast<IntegerAttr>(resources.get("threads")).getInt()
+       << " grid " << cast<StringAttr>(resources.get("grid")).getValue()
+       << "\n";
+  }
+  if (callback)
+    callback(wrap(StringRef(text)), userData);
+  return mlirLogicalResultSuccess();
+}
+
+MlirLogicalResult mlirTileCompile(MlirModule cModule,
+                                  const MlirTileCompileOptions *cOptions,
+                                  MlirStringCallback binaryCallback,
+                                  MlirStringCallback metadataCallback,
+                                  void *userData) {
+  ModuleOp module = unwrap(cModule);
+  tile::TileToBinaryOptions options;
+  setPipelineOptions(options, cOptions);
+  MlirTileOutputFormat format =
+      cOptions ? cOptions->format : MlirTileOutputCubin;
   PassManager pm(module.getContext());
   tile::buildTileToBinaryPipeline(pm, options,
-                                  opts.format == MlirTileOutputPtx
+                                  format == MlirTileOutputPtx
                                       ? tile::BinaryFormat::Ptx
                                       : tile::BinaryFormat::Cubin);
   if (failed(pm.run(module)))

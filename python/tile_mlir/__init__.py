@@ -11,7 +11,8 @@
 Only the standard library is required; torch is used when passed.
 """
 
-from .compiler import Compiled, KernelResources, compile
+from .compiler import (Compiled, KernelResources, PlannedResources, compile,
+                       estimate)
 from .errors import (CompileError, CudaError, DeviceOutOfMemoryError,
                      InvalidArgumentError, LibraryNotFoundError, NoDeviceError,
                      NoDriverError, NotFoundError, ParseError,
@@ -25,7 +26,7 @@ from .runtime import (DeviceBuffer, DeviceInfo, Event, Kernel,
 
 __all__ = [
     # Compiling and kernel info (host only).
-    "compile", "Compiled", "KernelResources", "kernel_info", "KernelInfo", "KernelDesc",
+    "compile", "estimate", "Compiled", "KernelResources", "PlannedResources", "kernel_info", "KernelInfo", "KernelDesc",
     "ParamDesc", "GridRule", "dtype_size",
     # Running.
     "Runtime", "Module", "Kernel", "PreparedLaunch", "KernelAttributes",

@@ -179,6 +179,9 @@ _CAPI = [
     ("mlirTileCompile", MlirLogicalResult,
      [MlirModule, POINTER(MlirTileCompileOptions), MlirStringCallback,
       MlirStringCallback, c_void_p]),
+    ("mlirTileEstimateResources", MlirLogicalResult,
+     [MlirModule, POINTER(MlirTileCompileOptions), MlirStringCallback,
+      c_void_p]),
 ]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import os
 import re
@@ -187,6 +188,64 @@ def _c_strings(values) -> "ctypes.Array":
     return (ctypes.c_char_p * len(values))(*[v.encode() for v in values])
 
 
+@contextlib.contextmanager
+def _parsed(source):
+    """Yields (lib, module, what, diagnostics) for `source` parsed in a
+    fresh context with the tile dialects, and frees both afterwards."""
+    text, path = _source(source)
+    if path is not None and not path.is_file():
+        raise FileNotFoundError(f"no such MLIR file: '{path}'")
+    lib = _ffi.capi()
+    _register_passes()
+    ctx = lib.mlirContextCreate()
+    try:
+        registry = lib.mlirDialectRegistryCreate()
+        lib.mlirTileRegisterAllDialects(registry)
+        lib.mlirContextAppendDialectRegistry(ctx, registry)
+        lib.mlirDialectRegistryDestroy(registry)
+        lib.mlirContextLoadAllAvailableDialects(ctx)
+        diags = _Diagnostics()
+        handler = lib.mlirContextAttachDiagnosticHandler(
+            ctx, diags.callback, None, _ffi.MlirDeleteUserData())
+        if path is not None:
+            name = os.fsencode(path)
+            module = lib.mlirModuleCreateParseFromFile(ctx,
+                                                       _ffi.string_ref(name))
+            what = f"'{path}'"
+        else:
+            module = lib.mlirModuleCreateParse(ctx, _ffi.string_ref(text))
+            what = "the MLIR text"
+        if not module.ptr:
+            raise CompileError(f"cannot parse {what}", diags.all())
+        try:
+            yield lib, module, what, diags
+        finally:
+            lib.mlirModuleDestroy(module)
+        lib.mlirContextDetachDiagnosticHandler(ctx, handler)
+    finally:
+        lib.mlirContextDestroy(ctx)
+
+
+def _options(lib, chip, features, opt_level, fmt, params, kernels):
+    """MlirTileCompileOptions, and the arrays it points to (keep them alive
+    while it is used)."""
+    options = _ffi.MlirTileCompileOptions()
+    lib.mlirTileCompileOptionsInitDefault(ctypes.byref(options))
+    options.chip = chip.encode()
+    options.features = features.encode()
+    options.optLevel = int(opt_level)
+    options.format = _FORMATS[fmt]
+    bindings = _c_strings([
+        f"{k}={str(v).lower() if isinstance(v, bool) else v}"
+        for k, v in (params or {}).items()])
+    selected = _c_strings(list(kernels or []))
+    options.bindings = bindings
+    options.numBindings = len(bindings)
+    options.kernels = selected
+    options.numKernels = len(selected)
+    return options, (bindings, selected)
+
+
 def compile(source, chip: str = "sm_90a", features: str = "+ptx80",
             opt_level: int = 3, fmt: str = "cubin", params=None,
             kernels=None) -> Compiled:
@@ -208,65 +267,59 @@ def compile(source, chip: str = "sm_90a", features: str = "+ptx80",
         raise ValueError(f"fmt must be 'cubin' or 'ptx', got {fmt!r}")
     if not 0 <= int(opt_level) <= 3:
         raise ValueError(f"opt_level must be 0..3, got {opt_level}")
-    text, path = _source(source)
-    if path is not None and not path.is_file():
-        raise FileNotFoundError(f"no such MLIR file: '{path}'")
+    with _parsed(source) as (lib, module, what, diags):
+        options, _keep = _options(lib, chip, features, opt_level, fmt,
+                                  params, kernels)
+        binary: list[bytes] = []
+        info: list[bytes] = []
+        on_binary = _ffi.MlirStringCallback(
+            lambda ref, _: binary.append(_ffi.string_ref_bytes(ref)))
+        on_info = _ffi.MlirStringCallback(
+            lambda ref, _: info.append(_ffi.string_ref_bytes(ref)))
+        result = lib.mlirTileCompile(module, ctypes.byref(options),
+                                     on_binary, on_info, None)
+        if not result.value:
+            raise CompileError(f"cannot compile {what} for {chip}",
+                               diags.all() or
+                               ("(no diagnostics were emitted)",))
+    return Compiled(b"".join(binary), b"".join(info).decode(), fmt, chip,
+                    diags.non_errors())
 
-    lib = _ffi.capi()
-    _register_passes()
-    ctx = lib.mlirContextCreate()
-    try:
-        registry = lib.mlirDialectRegistryCreate()
-        lib.mlirTileRegisterAllDialects(registry)
-        lib.mlirContextAppendDialectRegistry(ctx, registry)
-        lib.mlirDialectRegistryDestroy(registry)
-        lib.mlirContextLoadAllAvailableDialects(ctx)
-        diags = _Diagnostics()
-        handler = lib.mlirContextAttachDiagnosticHandler(
-            ctx, diags.callback, None, _ffi.MlirDeleteUserData())
 
-        if path is not None:
-            name = os.fsencode(path)
-            module = lib.mlirModuleCreateParseFromFile(ctx,
-                                                       _ffi.string_ref(name))
-            what = f"'{path}'"
-        else:
-            module = lib.mlirModuleCreateParse(ctx, _ffi.string_ref(text))
-            what = "the MLIR text"
-        if not module.ptr:
-            raise CompileError(f"cannot parse {what}", diags.all())
-        try:
-            options = _ffi.MlirTileCompileOptions()
-            lib.mlirTileCompileOptionsInitDefault(ctypes.byref(options))
-            options.chip = chip.encode()
-            options.features = features.encode()
-            options.optLevel = int(opt_level)
-            options.format = _FORMATS[fmt]
-            bindings = _c_strings([
-                f"{k}={str(v).lower() if isinstance(v, bool) else v}"
-                for k, v in (params or {}).items()])
-            selected = _c_strings(list(kernels or []))
-            options.bindings = bindings
-            options.numBindings = len(bindings)
-            options.kernels = selected
-            options.numKernels = len(selected)
-            binary: list[bytes] = []
-            info: list[bytes] = []
-            on_binary = _ffi.MlirStringCallback(
-                lambda ref, _: binary.append(_ffi.string_ref_bytes(ref)))
-            on_info = _ffi.MlirStringCallback(
-                lambda ref, _: info.append(_ffi.string_ref_bytes(ref)))
-            result = lib.mlirTileCompile(module, ctypes.byref(options),
-                                         on_binary, on_info, None)
-            if not result.value:
-                raise CompileError(f"cannot compile {what} for {chip}",
-                                   diags.all() or
-                                   ("(no diagnostics were emitted)",))
-        finally:
-            lib.mlirModuleDestroy(module)
-        lib.mlirContextDetachDiagnosticHandler(ctx, handler)
-        return Compiled(b"".join(binary), b"".join(info).decode(), fmt, chip,
-                        diags.non_errors())
-    finally:
-        lib.mlirContextDestroy(ctx)
+@dataclass(frozen=True)
+class PlannedResources:
+    """What a specialised kernel needs, planned before any lowering
+    (mlirTileEstimateResources): dynamic shared memory with every pipeline
+    stage, threads per block, and the grid rule."""
 
+    name: str
+    shared_bytes: int
+    threads: int
+    grid: str
+
+
+def estimate(source, chip: str = "sm_90a", params=None,
+             kernels=None) -> list[PlannedResources]:
+    """Specialises the kernels of `source` (`params`, `kernels` as for
+    compile) and plans each for `chip` without lowering it: no LLVM, no
+    ptxas. A binding refused, or a kernel over the chip's shared memory,
+    raises CompileError with the diagnostics (the bindings in a note)."""
+    with _parsed(source) as (lib, module, what, diags):
+        options, _keep = _options(lib, chip, "+ptx80", 3, "cubin", params,
+                                  kernels)
+        lines: list[bytes] = []
+        on_text = _ffi.MlirStringCallback(
+            lambda ref, _: lines.append(_ffi.string_ref_bytes(ref)))
+        result = lib.mlirTileEstimateResources(module, ctypes.byref(options),
+                                               on_text, None)
+        if not result.value:
+            raise CompileError(f"cannot plan {what} for {chip}",
+                               diags.all() or
+                               ("(no diagnostics were emitted)",))
+    planned = []
+    for line in b"".join(lines).decode().splitlines():
+        # kernel <name> shared <bytes> threads <n> grid <rule>
+        _, name, _, shared, _, threads, _, grid = line.split(" ", 7)
+        planned.append(PlannedResources(name, int(shared), int(threads),
+                                        grid))
+    return planned

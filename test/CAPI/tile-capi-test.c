@@ -75,6 +75,28 @@ int main(int argc, char **argv) {
   printf("\n--- ptx bytes: %s\n", size > 0 ? "nonzero" : "zero");
   fclose(sinks.binary);
   mlirModuleDestroy(module);
+
+  /* The resource estimate of one instance with a binding; then a binding
+   * whose shared memory does not fit, refused. */
+  const char *bindings[] = {"STAGES=3"};
+  const char *kernels[] = {"gemm_bf16"};
+  options.bindings = bindings;
+  options.numBindings = 1;
+  options.kernels = kernels;
+  options.numKernels = 1;
+  module = parse(ctx, argv[1]);
+  printf("--- resources\n");
+  MlirLogicalResult e =
+      mlirTileEstimateResources(module, &options, onMetadata, &sinks);
+  printf("--- status: %s\n", mlirLogicalResultIsSuccess(e) ? "ok" : "failed");
+  mlirModuleDestroy(module);
+  const char *tooBig[] = {"BK=128"};
+  options.bindings = tooBig;
+  module = parse(ctx, argv[1]);
+  e = mlirTileEstimateResources(module, &options, onMetadata, &sinks);
+  printf("--- over the limit: %s\n",
+         mlirLogicalResultIsSuccess(e) ? "ok" : "failed");
+  mlirModuleDestroy(module);
   mlirContextDestroy(ctx);
   return mlirLogicalResultIsSuccess(r) ? 0 : 1;
 }

@@ -60,3 +60,14 @@ try:
     tile_mlir.compile(path, fmt="ptx", params={"BM": 96})
 except tile_mlir.CompileError as e:
     print("CompileError:", [d for d in e.diagnostics if "BM" in d][0])
+
+# The resource estimate: planned without lowering; a binding over the
+# shared memory limit is refused with the bindings in a note.
+for r in tile_mlir.estimate(path, kernels=["gemm_f16", "gemm_f16_f32"],
+                            params={"STAGES": 3}):
+    print("planned:", r.name, r.shared_bytes, r.threads, r.grid)
+try:
+    tile_mlir.estimate(path, kernels=["gemm_f16"], params={"BK": 128})
+except tile_mlir.CompileError as e:
+    print("CompileError:", [d.strip() for d in e.diagnostics
+                            if "specialised with" in d][0])
