@@ -136,7 +136,37 @@ int main(void) {
          (long long)a.u.memref.sizes[0], (long long)a.u.memref.sizes[1],
          (long long)a.u.memref.strides[0], (long long)a.u.memref.strides[1]);
   report("NULL out", tile_rt_arg_i32(NULL, 1));
+  MUST(tile_rt_kernel_info_free(info));
 
+  /* A fused GEMM's contracts as the compiler writes them: a bias shorter
+   * than N is refused, an output with M + 1 rows too. */
+  static const char gelu_text[] = "tile-kernel-info 1\n"
+                                  "kernel gemm_bias_gelu_f16\n"
+                                  "block 256 1 1\n"
+                                  "smem 0\n"
+                                  "param memref 0 f16 2\n"
+                                  "param memref 1 f16 2\n"
+                                  "param memref 2 f16 1\n"
+                                  "param memref 3 f16 2\n"
+                                  "require 1 0 eq 0 1 0 B A\n"
+                                  "require 3 0 eq 0 0 0 C A\n"
+                                  "require 3 1 eq 1 1 0 C B\n"
+                                  "require 2 0 eq 1 1 0 bias B\n"
+                                  "end\n";
+  MUST(tile_rt_kernel_info_parse(&info, gelu_text, strlen(gelu_text)));
+  const tile_rt_kernel_desc *gelu;
+  MUST(tile_rt_kernel_info_get(&gelu, info, 0));
+  tile_rt_arg g[4];
+  MUST(tile_rt_arg_memref_2d(&g[0], TILE_RT_F16, 0x10000, 512, 256, 256));
+  MUST(tile_rt_arg_memref_2d(&g[1], TILE_RT_F16, 0x20000, 256, 1024, 1024));
+  MUST(tile_rt_arg_memref_1d(&g[2], TILE_RT_F16, 0x30000, 1000));
+  MUST(tile_rt_arg_memref_2d(&g[3], TILE_RT_F16, 0x40000, 512, 1024, 1024));
+  report("bias 1000 of 1024", tile_rt_kernel_desc_check_args(gelu, g, 4));
+  MUST(tile_rt_arg_memref_1d(&g[2], TILE_RT_F16, 0x30000, 1024));
+  MUST(tile_rt_arg_memref_2d(&g[3], TILE_RT_F16, 0x40000, 513, 1024, 1024));
+  report("C 513 rows", tile_rt_kernel_desc_check_args(gelu, g, 4));
+  MUST(tile_rt_arg_memref_2d(&g[3], TILE_RT_F16, 0x40000, 512, 1024, 1024));
+  report("consistent", tile_rt_kernel_desc_check_args(gelu, g, 4));
   MUST(tile_rt_kernel_info_free(info));
   return 0;
 }
