@@ -1,7 +1,7 @@
 //===- Compiler.cpp - C API: compile tile IR to a GPU binary ------------===//
 
 #include "tile-c/Compiler.h"
-#include "tile/Dialect/Tile/IR/TileOps.h"
+#include "tile/Dialect/Tile/IR/TileParams.h"
 #include "tile/Pipelines/Pipelines.h"
 
 #include "mlir/CAPI/IR.h"
@@ -60,7 +60,8 @@ MlirLogicalResult mlirTileEstimateResources(MlirModule cModule,
   std::string text;
   llvm::raw_string_ostream os(text);
   for (auto kernel : module.getOps<tile::KernelOp>()) {
-    auto resources = kernel->getAttrOfType<DictionaryAttr>("tile.resources");
+    auto resources = kernel->getAttrOfType<DictionaryAttr>(
+        tile::kResourcesAttr);
     if (!resources)
       continue;
     os << "kernel " << kernel.getSymName() << " shared "

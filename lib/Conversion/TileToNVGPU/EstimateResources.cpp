@@ -22,15 +22,13 @@ using namespace mlir::tile;
 static std::string gridRule(KernelOp kernel) {
   std::string s;
   llvm::raw_string_ostream os(s);
-  std::optional<ArrayAttr> names = kernel.getArgNames();
   os << '[';
   for (unsigned i = 0, e = kernel.getNumGridDims(); i < e; ++i) {
     if (i)
       os << ", ";
     int64_t arg = kernel.getGridArgs()[i];
     if (arg >= 0) {
-      StringRef name = names ? cast<StringAttr>((*names)[arg]).getValue()
-                             : StringRef();
+      StringRef name = kernel.getArgName(arg);
       if (name.empty())
         os << "arg" << arg;
       else
@@ -64,7 +62,7 @@ struct EstimateResourcesPass
         return signalPassFailure();
       Builder b(&getContext());
       kernel->setAttr(
-          "tile.resources",
+          kResourcesAttr,
           b.getDictionaryAttr(
               {b.getNamedAttr("shared_bytes",
                               b.getI64IntegerAttr(lowering.getSharedBytes())),

@@ -289,10 +289,7 @@ std::string KernelLowering::kernelInfo() {
   }
   if (std::optional<ArrayAttr> contracts = kernel.getContracts()) {
     auto nameOf = [&](int64_t arg) -> StringRef {
-      std::optional<ArrayAttr> names = kernel.getArgNames();
-      StringRef name = names && arg >= 0 && arg < (int64_t)names->size()
-                           ? cast<StringAttr>((*names)[arg]).getValue()
-                           : StringRef();
+      StringRef name = arg >= 0 ? kernel.getArgName(arg) : StringRef();
       // The runtime takes identifiers of at most 63 bytes (KernelABI.md).
       return name.empty() || name.size() > 63 ? StringRef("-") : name;
     };

@@ -308,14 +308,20 @@ void KernelOp::print(OpAsmPrinter &p) {
                 /*printBlockTerminators=*/false);
 }
 
+StringRef KernelOp::getArgName(unsigned arg) {
+  std::optional<ArrayAttr> names = getArgNames();
+  return names && arg < names->size()
+             ? cast<StringAttr>((*names)[arg]).getValue()
+             : StringRef();
+}
+
 void KernelOp::getAsmBlockArgumentNames(Region &region,
                                         OpAsmSetValueNameFn setNameFn) {
-  std::optional<ArrayAttr> names = getArgNames();
-  if (!names || &region != &getBody())
+  if (&region != &getBody())
     return;
-  for (auto [arg, name] : llvm::zip(getBodyBlock().getArguments(), *names))
-    if (!cast<StringAttr>(name).getValue().empty())
-      setNameFn(arg, cast<StringAttr>(name).getValue());
+  for (BlockArgument arg : getBodyBlock().getArguments())
+    if (StringRef name = getArgName(arg.getArgNumber()); !name.empty())
+      setNameFn(arg, name);
 }
 
 //===----------------------------------------------------------------------===//

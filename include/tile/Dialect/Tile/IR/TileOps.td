@@ -69,7 +69,7 @@ def Tile_KernelOp : Tile_Op<"kernel", [Symbol, IsolatedFromAbove,
     (`params`): integers (and booleans, `i1`) for block sizes, stages,
     threads and flags, types for element types. `space` may list each one's
     candidates and `where` the constraints between integer parameters
-    (`+ - * floordiv ceildiv mod`, compared with `== != <= >= < >`). The body
+    (`+ - * floordiv ceildiv mod`, compared with `== <= >= < >`). The body
     reads an integer parameter with `tile.param`, a type parameter appears as
     `!tile.param<"T">`, and a grid tile, `threads`, `num_stages` or
     `min_blocks_per_sm` may name an integer parameter. Tile sizes that depend
@@ -143,6 +143,8 @@ def Tile_KernelOp : Tile_Op<"kernel", [Symbol, IsolatedFromAbove,
     bool isParametric() { return getParams().has_value(); }
     /// The sizes of a specialised kernel (no parameter references left).
     int64_t getThreadCount();
+    /// The source name of argument `arg` (from `arg_names`), or "".
+    ::llvm::StringRef getArgName(unsigned arg);
     int64_t getGridTile(unsigned dim);
     std::optional<int64_t> getMinBlocks();
     /// Emits an error and fails when the kernel is parametric: a pass that

@@ -50,7 +50,7 @@ FailureOr<DictionaryAttr> resolveBindings(KernelOp kernel,
 std::optional<bool> evaluateConstraint(IntegerSet set,
                                        ArrayRef<int64_t> values);
 
-/// Prints one constraint with parameter names for its dimensions:
+/// Prints one constraint with parameter names for its symbols:
 /// `BM mod 64 == 0`.
 void printConstraint(raw_ostream &os, IntegerSet set,
                      ArrayRef<StringRef> names);
@@ -61,6 +61,10 @@ std::string describeBindings(DictionaryAttr bindings);
 /// The name of the attribute in which tile-specialize records a kernel's
 /// bindings.
 inline constexpr llvm::StringLiteral kBindingsAttr = "tile.bindings";
+
+/// The name of the attribute in which tile-estimate-resources records what
+/// a specialised kernel needs ({shared_bytes, threads, grid}).
+inline constexpr llvm::StringLiteral kResourcesAttr = "tile.resources";
 
 /// While alive, attaches to every error a note at `loc`: "in 'NAME',
 /// specialised with BM = 64, ...", so that a rule a specialised kernel
