@@ -77,40 +77,34 @@ static LogicalResult substitute(KernelOp kernel, DictionaryAttr bound) {
     return kernel.emitOpError("the folding of its parameters did not "
                               "converge");
 
-  // Tiles that only a folded-away variant used are removed.
-  for (Operation &op : llvm::make_early_inc_range(kernel.getBodyBlock()))
-    if (isa<AllocSharedOp, AllocFragmentOp>(op) && op.use_empty())
+  // Allocations sit in the kernel's body (alloc_c1) and their operands are
+  // their `?` sizes. Tiles that only a folded-away variant used are removed;
+  // the others take their folded sizes.
+  for (Operation &op : llvm::make_early_inc_range(kernel.getBodyBlock())) {
+    if (!isa<AllocSharedOp, AllocFragmentOp>(op))
+      continue;
+    if (op.use_empty()) {
       op.erase();
-
-  WalkResult walk = kernel.walk([&](Operation *op) {
-    auto sizes = isa<AllocSharedOp>(op)   ? cast<AllocSharedOp>(op).getSizes()
-                 : isa<AllocFragmentOp>(op) ? cast<AllocFragmentOp>(op).getSizes()
-                                            : OperandRange(nullptr, 0);
-    if (sizes.empty())
-      return WalkResult::advance();
-    auto type = cast<ShapedType>(op->getResult(0).getType());
+      continue;
+    }
+    auto type = cast<ShapedType>(op.getResult(0).getType());
     SmallVector<int64_t> shape(type.getShape());
     unsigned next = 0;
     for (int64_t &d : shape) {
       if (!ShapedType::isDynamic(d))
         continue;
       APInt v;
-      Value size = sizes[next++];
-      if (!matchPattern(size, m_ConstantInt(&v)) || v.getSExtValue() <= 0) {
-        op->emitOpError("alloc_c3: size #")
-            << next - 1 << " of " << type
-            << " must fold to a positive constant once the parameters are "
-               "bound";
-        return WalkResult::interrupt();
-      }
+      if (!matchPattern(op.getOperand(next++), m_ConstantInt(&v)) ||
+          v.getSExtValue() <= 0)
+        return op.emitOpError("alloc_c3: size #")
+               << next - 1 << " of " << type
+               << " must fold to a positive constant once the parameters are "
+                  "bound";
       d = v.getSExtValue();
     }
-    op->getResult(0).setType(type.clone(shape));
-    op->setOperands({});
-    return WalkResult::advance();
-  });
-  if (walk.wasInterrupted())
-    return failure();
+    op.getResult(0).setType(type.clone(shape));
+    op.setOperands({});
+  }
   kernel->setAttr(kBindingsAttr, bound);
   return success();
 }
