@@ -8,6 +8,7 @@
 
 #include "KernelLowering.h"
 #include "tile/Conversion/Passes.h"
+#include "tile/Conversion/Resources.h"
 #include "tile/Dialect/Tile/IR/TileParams.h"
 
 namespace mlir::tile {
@@ -41,6 +42,16 @@ static std::string gridRule(KernelOp kernel) {
   return s;
 }
 
+FailureOr<KernelResources> tile::planKernelResources(KernelOp kernel) {
+  KernelLowering lowering(kernel, gpu::GPUModuleOp());
+  if (failed(lowering.plan(/*sharedLimit=*/INT64_MAX)))
+    return failure();
+  return KernelResources{lowering.getSharedBytes(), kernel.getThreadCount(),
+                         gridRule(kernel)};
+}
+
+int64_t tile::getMaxSharedBytesSM90() { return sm90::kMaxDynamicSharedBytes; }
+
 namespace {
 struct EstimateResourcesPass
     : tile::impl::TileEstimateResourcesBase<EstimateResourcesPass> {
@@ -57,18 +68,25 @@ struct EstimateResourcesPass
         return signalPassFailure();
       }
       BindingsNote note(kernel);
-      KernelLowering lowering(kernel, gpu::GPUModuleOp());
-      if (failed(lowering.plan()))
+      FailureOr<KernelResources> r = planKernelResources(kernel);
+      if (failed(r))
         return signalPassFailure();
+      if (r->sharedBytes > sm90::kMaxDynamicSharedBytes) {
+        kernel.emitOpError("needs ")
+            << r->sharedBytes << " bytes of shared memory for its tiles, "
+            << "pipeline stages and reduction scratch; sm_90a allows "
+            << sm90::kMaxDynamicSharedBytes
+            << " (reduce num_stages or the tile sizes)";
+        return signalPassFailure();
+      }
       Builder b(&getContext());
       kernel->setAttr(
           kResourcesAttr,
           b.getDictionaryAttr(
               {b.getNamedAttr("shared_bytes",
-                              b.getI64IntegerAttr(lowering.getSharedBytes())),
-               b.getNamedAttr("threads",
-                              b.getI64IntegerAttr(kernel.getThreadCount())),
-               b.getNamedAttr("grid", b.getStringAttr(gridRule(kernel)))}));
+                              b.getI64IntegerAttr(r->sharedBytes)),
+               b.getNamedAttr("threads", b.getI64IntegerAttr(r->threads)),
+               b.getNamedAttr("grid", b.getStringAttr(r->grid))}));
     }
   }
 };

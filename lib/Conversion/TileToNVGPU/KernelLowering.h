@@ -11,6 +11,7 @@
 #define TILE_LIB_CONVERSION_TILETONVGPU_KERNELLOWERING_H
 
 #include "RegisterLayout.h"
+#include "SM90.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -68,8 +69,9 @@ public:
       : kernel(kernel), gpuModule(gpuModule), b(kernel.getContext()),
         threads(kernel.getThreadCount()) {}
 
-  /// Checks the kernel and plans its resources. Emits diagnostics on failure.
-  LogicalResult plan();
+  /// Checks the kernel and plans its resources, with at most `sharedLimit`
+  /// bytes of dynamic shared memory. Emits diagnostics on failure.
+  LogicalResult plan(int64_t sharedLimit = sm90::kMaxDynamicSharedBytes);
   /// Creates the gpu.func and its body.
   LogicalResult emit();
   /// The kernel's launch record (docs/KernelABI.md).
@@ -141,6 +143,7 @@ public:
   gpu::GPUFuncOp func;
 
   llvm::MapVector<Value, SharedTilePlan> sharedTiles;
+  int64_t sharedLimit = sm90::kMaxDynamicSharedBytes; ///< plan()'s bound
   int64_t sharedBytes = 0;
   SmallVector<TensorMapPlan> tensorMaps;
   /// The TMA descriptor (index into tensorMaps) of each pipelined copy.

@@ -20,7 +20,8 @@ using namespace mlir::tile;
 
 static int64_t bytesOf(Type t) { return t.getIntOrFloatBitWidth() / 8; }
 
-LogicalResult KernelLowering::plan() {
+LogicalResult KernelLowering::plan(int64_t limit) {
+  sharedLimit = limit;
   if (failed(planRegions()) || failed(planSharedTiles()) ||
       failed(planGemms()) || failed(planFragments()))
     return failure();
@@ -180,10 +181,10 @@ LogicalResult KernelLowering::planSharedTiles() {
     sharedBytes = p.offset + p.stages * p.stageBytes;
     sharedTiles[alloc.getResult()] = p;
   }
-  if (sharedBytes > sm90::kMaxDynamicSharedBytes)
+  if (sharedBytes > sharedLimit)
     return kernel.emitOpError("needs ")
            << sharedBytes << " bytes of shared memory for its tiles and "
-           << "pipeline stages; sm_90a allows " << sm90::kMaxDynamicSharedBytes
+           << "pipeline stages; sm_90a allows " << sharedLimit
            << " (reduce num_stages or the tile sizes)";
 
   // One TMA descriptor per (argument, box): panels of a tile share it.
@@ -236,6 +237,17 @@ LogicalResult KernelLowering::planFragments() {
         RegisterLayout::get(attr, alloc.getType().getShape(), threads, alloc);
     if (failed(layout))
       return failure();
+    // A fragment lives in registers: one that cannot fit them never
+    // compiles (and unrolling it costs minutes of LLVM and ptxas time).
+    int64_t bits = alloc.getType().getElementTypeBitWidth();
+    int64_t registers = llvm::divideCeil(layout->numRegs() * bits, 32);
+    if (registers > sm90::kMaxRegistersPerThread)
+      return alloc.emitOpError("needs ")
+             << registers << " registers per thread ("
+             << alloc.getType().getNumElements() << " elements over "
+             << threads << " threads); a thread has at most "
+             << sm90::kMaxRegistersPerThread
+             << " (use more threads or a smaller tile)";
     fragments[alloc.getResult()] = FragmentStorage{*layout, Value()};
   }
   WalkResult walk = kernel.walk([&](ReduceOp reduce) {
@@ -254,11 +266,11 @@ LogicalResult KernelLowering::planFragments() {
   });
   if (walk.wasInterrupted())
     return failure();
-  if (sharedBytes > sm90::kMaxDynamicSharedBytes)
+  if (sharedBytes > sharedLimit)
     return kernel.emitOpError("needs ")
            << sharedBytes << " bytes of shared memory for its tiles, "
            << "pipeline stages and reduction scratch; sm_90a allows "
-           << sm90::kMaxDynamicSharedBytes;
+           << sharedLimit;
   return success();
 }
 

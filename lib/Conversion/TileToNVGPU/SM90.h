@@ -50,6 +50,9 @@ constexpr int64_t kTmaMaxBoxDim = 256;
 /// aligned dynamic part still fits.
 constexpr int64_t kMaxDynamicSharedBytes = 227 * 1024 - 1024;
 
+/// Registers one thread may use (ptxas's limit on sm_90).
+constexpr int64_t kMaxRegistersPerThread = 255;
+
 /// Spin bound of one mbarrier try_wait attempt (the op loops until done).
 constexpr int64_t kMbarrierTicks = 10000000;
 

@@ -36,6 +36,14 @@ tile.kernel @too_much_smem(%A: memref<?x?xf16>) grid [1] threads 128 {
 
 // -----
 
+// A 256x256 fp32 accumulator on one warpgroup is 512 registers per thread.
+tile.kernel @too_many_registers(%A: memref<?x?xf16>) grid [1] threads 128 {
+  // expected-error @+1 {{needs 512 registers per thread (65536 elements over 128 threads); a thread has at most 255 (use more threads or a smaller tile)}}
+  %acc = tile.alloc_fragment : !tile.fragment<256x256xf32>
+}
+
+// -----
+
 tile.kernel @not_an_argument(%A: memref<?x?xf16>) grid [1] threads 128 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

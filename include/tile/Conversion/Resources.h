@@ -1,0 +1,39 @@
+//===- Resources.h - What a specialised kernel needs of the GPU -*- C++ -*-===//
+//
+// The sm_90a lowering's plan of a kernel, without emitting code: what
+// tile-estimate-resources records and what a tuner compares with a device's
+// limits before it compiles a configuration.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_CONVERSION_RESOURCES_H
+#define TILE_CONVERSION_RESOURCES_H
+
+#include "tile/Dialect/Tile/IR/TileOps.h"
+
+#include <string>
+
+namespace mlir::tile {
+
+/// What one specialised kernel needs of the GPU.
+struct KernelResources {
+  /// Dynamic shared memory: every tile with all its pipeline stages, the
+  /// barriers and the reduction scratch.
+  int64_t sharedBytes = 0;
+  int64_t threads = 0;
+  /// The launch rule, with the arguments' source names: `[C[1] / 256, ...]`.
+  std::string grid;
+};
+
+/// The most dynamic shared memory one block may use on sm_90a.
+int64_t getMaxSharedBytesSM90();
+
+/// Plans specialised `kernel` for sm_90a as the lowering would, without
+/// emitting code. Shared memory is not held to the chip's limit here (the
+/// caller compares it with the limit it has); everything else the lowering
+/// would refuse is diagnosed at the op that is wrong.
+FailureOr<KernelResources> planKernelResources(KernelOp kernel);
+
+} // namespace mlir::tile
+
+#endif // TILE_CONVERSION_RESOURCES_H
