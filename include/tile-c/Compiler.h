@@ -54,6 +54,18 @@ mlirTileCompile(MlirModule module, const MlirTileCompileOptions *options,
                 MlirStringCallback binaryCallback,
                 MlirStringCallback metadataCallback, void *userData);
 
+/// mlirTileCompile through the compile cache in `cacheDirectory` (NULL: the
+/// default directory of tile-c/Cache.h; an empty string: no cache). The key
+/// is the module's text, the options, the compiler's build and the ptxas it
+/// runs; on a hit the callbacks receive the cached bytes and nothing is
+/// compiled (`module` is then left as it was). `*hit` (may be NULL) says
+/// which happened. A corrupted entry is reported as a warning on the
+/// module, ignored and rewritten; a failed store is a warning too.
+MLIR_CAPI_EXPORTED MlirLogicalResult mlirTileCompileCached(
+    MlirModule module, const MlirTileCompileOptions *options,
+    const char *cacheDirectory, MlirStringCallback binaryCallback,
+    MlirStringCallback metadataCallback, void *userData, bool *hit);
+
 /// Specialises the kernels of `module` (modified in place) with the
 /// bindings and selection of `options` and plans each for its chip without
 /// lowering it (no LLVM, no ptxas): `callback` receives one line per kernel,

@@ -3,12 +3,14 @@
 #include "tile-c/Compiler.h"
 #include "tile/Dialect/Tile/IR/TileParams.h"
 #include "tile/Pipelines/Pipelines.h"
+#include "tile/Tune/Cache.h"
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Support.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
 
@@ -111,5 +113,100 @@ MlirLogicalResult mlirTileCompile(MlirModule cModule,
   auto info = module->getAttrOfType<StringAttr>(kKernelInfoAttr);
   if (metadataCallback && info)
     metadataCallback(wrap(info.getValue()), userData);
+  return mlirLogicalResultSuccess();
+}
+
+MlirLogicalResult mlirTileCompileCached(MlirModule cModule,
+                                        const MlirTileCompileOptions *cOptions,
+                                        const char *cacheDirectory,
+                                        MlirStringCallback binaryCallback,
+                                        MlirStringCallback metadataCallback,
+                                        void *userData, bool *hit) {
+  if (hit)
+    *hit = false;
+  std::string dir =
+      cacheDirectory ? cacheDirectory : tile::cache::getDefaultDirectory();
+  if (dir.empty())
+    return mlirTileCompile(cModule, cOptions, binaryCallback, metadataCallback,
+                           userData);
+  ModuleOp module = unwrap(cModule);
+  MlirTileCompileOptions defaults;
+  mlirTileCompileOptionsInitDefault(&defaults);
+  const MlirTileCompileOptions &o = cOptions ? *cOptions : defaults;
+  std::string source;
+  llvm::raw_string_ostream os(source);
+  module->print(os, OpPrintingFlags().printGenericOpForm().assumeVerified());
+  auto joined = [](const char *const *list, size_t n) {
+    std::string s;
+    for (size_t i = 0; list && i < n; ++i)
+      if (list[i])
+        s += std::string(s.empty() ? "" : " ") + list[i];
+    return s;
+  };
+  std::vector<tile::cache::Component> key = {
+      {"source", source},
+      {"chip", o.chip ? o.chip : "sm_90a"},
+      {"features", o.features ? o.features : "+ptx80"},
+      {"opt-level", std::to_string(o.optLevel)},
+      {"format", o.format == MlirTileOutputPtx ? "ptx" : "cubin"},
+      {"bindings", joined(o.bindings, o.numBindings)},
+      {"kernels", joined(o.kernels, o.numKernels)},
+      {"compiler", tile::cache::getCompilerBuildId()}};
+
+  tile::cache::Entry entry;
+  std::string message;
+  switch (tile::cache::load(dir, "compile", key, entry, message)) {
+  case tile::cache::LoadResult::Hit: {
+    const tile::cache::Blob *binary = nullptr, *info = nullptr;
+    for (const tile::cache::Blob &b : entry.blobs) {
+      if (b.name == "binary")
+        binary = &b;
+      else if (b.name == "kinfo")
+        info = &b;
+    }
+    if (binary && info) {
+      if (binaryCallback)
+        binaryCallback(wrap(StringRef(binary->data)), userData);
+      if (metadataCallback)
+        metadataCallback(wrap(StringRef(info->data)), userData);
+      if (hit)
+        *hit = true;
+      return mlirLogicalResultSuccess();
+    }
+    module.emitWarning("tile compile cache: an entry lacks its binary or "
+                       "kernel info; compiling again");
+    break;
+  }
+  case tile::cache::LoadResult::Corrupt:
+    module.emitWarning("tile compile cache: ") << message;
+    break;
+  case tile::cache::LoadResult::Miss:
+    break;
+  }
+
+  struct Collected {
+    std::string binary, info;
+  } got;
+  auto appendBinary = [](MlirStringRef s, void *u) {
+    static_cast<Collected *>(u)->binary.append(s.data, s.length);
+  };
+  auto appendInfo = [](MlirStringRef s, void *u) {
+    static_cast<Collected *>(u)->info.append(s.data, s.length);
+  };
+  if (mlirLogicalResultIsFailure(
+          mlirTileCompile(cModule, cOptions, appendBinary, appendInfo, &got)))
+    return mlirLogicalResultFailure();
+  std::string error;
+  llvm::json::Object record{
+      {"summary", ("compiled " + joined(o.kernels, o.numKernels) + " " +
+                   joined(o.bindings, o.numBindings))}};
+  if (failed(tile::cache::store(dir, "compile", key, std::move(record),
+                                {{"binary", got.binary}, {"kinfo", got.info}},
+                                error)))
+    module.emitWarning("tile compile cache: ") << error;
+  if (binaryCallback)
+    binaryCallback(wrap(StringRef(got.binary)), userData);
+  if (metadataCallback)
+    metadataCallback(wrap(StringRef(got.info)), userData);
   return mlirLogicalResultSuccess();
 }

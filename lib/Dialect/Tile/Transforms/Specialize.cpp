@@ -109,6 +109,19 @@ static LogicalResult substitute(KernelOp kernel, DictionaryAttr bound) {
   return success();
 }
 
+FailureOr<KernelOp> tile::specializeKernel(KernelOp generic,
+                                           DictionaryAttr bindings,
+                                           StringRef name, Operation *origin) {
+  OpBuilder b(origin);
+  auto copy = cast<KernelOp>(b.clone(*generic));
+  copy.setSymName(name);
+  // Every error about the copy says which bindings produced it.
+  BindingsNote note(generic.getContext(), origin->getLoc(), name, bindings);
+  if (failed(substitute(copy, bindings)) || failed(verify(copy)))
+    return failure();
+  return copy;
+}
+
 namespace {
 /// A kernel to produce: `generic` bound with `overrides`, named `name`;
 /// diagnostics go to `origin` (the kernel or the instance).
@@ -205,12 +218,8 @@ struct SpecializePass : tile::impl::TileSpecializeBase<SpecializePass> {
             << r.name.getValue() << "': " << error;
         return signalPassFailure();
       }
-      OpBuilder b(r.origin);
-      auto copy = cast<KernelOp>(b.clone(*r.generic));
-      copy.setSymName(r.name.getValue());
-      // Every error about the copy says which bindings produced it.
-      BindingsNote note(ctx, r.origin->getLoc(), r.name.getValue(), *bound);
-      if (failed(substitute(copy, *bound)) || failed(verify(copy)))
+      if (failed(specializeKernel(r.generic, *bound, r.name.getValue(),
+                                  r.origin)))
         return signalPassFailure();
     }
     for (Operation *op : toErase)

@@ -7,6 +7,15 @@
 
 namespace mlir {
 namespace tile {
+class KernelOp;
+
+/// Produces kernel `name` from parametric kernel `generic` with `bindings`
+/// (every parameter bound, as resolveBindings returns them): a copy inserted
+/// before `origin`, with the parameters replaced by their values, the
+/// arithmetic on them folded and the allocations static, then verified.
+/// Errors carry a note at `origin` naming the bindings.
+FailureOr<KernelOp> specializeKernel(KernelOp generic, DictionaryAttr bindings,
+                                     StringRef name, Operation *origin);
 
 #define GEN_PASS_DECL
 #include "tile/Dialect/Tile/Transforms/Passes.h.inc"
