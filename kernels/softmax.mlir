@@ -27,9 +27,14 @@ module {
   tile.kernel @softmax(%X: memref<?x?x!tile.param<"T">>, %Y: memref<?x?x!tile.param<"T">>)
       params {ROWS = 2, COLS = 4096, MAXN = 4096, TWO_PASS = false, MINB = 4,
               THREADS = 256, T = f16}
-      space {ROWS = [1, 2, 4, 8, 16], COLS = [512, 1024, 2048, 4096, 8192],
-             MINB = [1, 2, 3, 4], THREADS = [128, 256, 512], T = [f16, bf16]}
-      where [(1 - TWO_PASS) * (MAXN - COLS) == 0, TWO_PASS * (ROWS - 1) == 0]
+      space {ROWS = [1, 2, 4, 8, 16, 32],
+             COLS = [128, 256, 512, 1024, 2048, 4096, 8192],
+             MAXN = [128, 256, 512, 1024, 2048, 4096, 8192,
+                     9223372036854775807],
+             TWO_PASS = [false, true], MINB = [1, 2, 3, 4],
+             THREADS = [128, 256, 512], T = [f16, bf16]}
+      where [(1 - TWO_PASS) * (MAXN - COLS) == 0, TWO_PASS * (ROWS - 1) == 0,
+             TWO_PASS * (9223372036854775807 - MAXN) == 0]
       grid [%X[0] / ROWS] threads THREADS
       requires [%Y[0] == %X[0], %Y[1] == %X[1], %X[1] <= MAXN]
       attributes {min_blocks_per_sm = #tile.param<"MINB">} {

@@ -341,6 +341,9 @@ typedef struct tile_rt_device_info {
   int l2_bytes;
   int clock_khz; ///< Peak SM clock, as the driver reports it.
   size_t total_memory;
+  /// The CUDA version the driver supports (cuDriverGetVersion: 13000 for
+  /// 13.0).
+  int driver_version;
 } tile_rt_device_info;
 
 /// Counts the GPUs the driver sees into `*out` (0, with success, when the

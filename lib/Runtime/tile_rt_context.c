@@ -53,6 +53,9 @@ static tile_rt_status rt_read_device_info(tile_rt_device_info *info,
   r = cu->cuDeviceTotalMem(&info->total_memory, dev);
   if (r != CUDA_SUCCESS)
     return rt_cuda_error(r, "cuDeviceTotalMem", "device %d", ordinal);
+  r = cu->cuDriverGetVersion(&info->driver_version);
+  if (r != CUDA_SUCCESS)
+    return rt_cuda_error(r, "cuDriverGetVersion", "device %d", ordinal);
   struct {
     int *out;
     CUdevice_attribute attribute;

@@ -136,6 +136,19 @@ class Bench:
         except self.tm.TileError as e:
             return f"{name}: {e}"
 
+    def tuned_kernel(self, directory: str, name: str, shape: str):
+        """The configuration tile-tune --emit-dir wrote for `shape` (its
+        text, shown as the kernel's name) and its kernel; or the reason it
+        is not available (a str) in place of the kernel."""
+        stem = Path(directory) / f"{name}_{shape}"
+        try:
+            config = stem.with_suffix(".config").read_text().strip()
+            compiled = self.tm.Compiled.load(stem.with_suffix(".cubin"),
+                                             stem.with_suffix(".kinfo"))
+            return config, self.rt.load(compiled).kernel(name)
+        except (OSError, self.tm.TileError) as e:
+            return f"{name} (tuned)", f"no tuned kernel for {shape}: {e}"
+
     # -- Timing ----------------------------------------------------------- #
 
     def flush(self) -> None:

@@ -12,6 +12,9 @@ The kernel file holds size-specialised kernels: --kernel sets the default
   --kernel-map '4096x32768:softmax_f16'          (that shape only)
 Exact shapes win over N<= rules; among those the smallest limit wins. The
 default map picks the one-pass kernels softmax_n{1024,4096,8192}_<dtype>.
+--tuned DIR runs, per shape, the configuration tile-tune chose and wrote
+with --emit-dir DIR (NAME_MxNx0.cubin, .kinfo and .config; NAME is
+--tuned-kernel, default softmax).
 """
 
 from __future__ import annotations
@@ -67,6 +70,11 @@ def main(argv=None) -> int:
     p.add_argument("--kernel-map", metavar="SPEC",
                    help="per-shape kernels: comma-separated MxN:NAME or "
                         "N<=LIMIT:NAME (default: the one-pass kernels)")
+    p.add_argument("--tuned", metavar="DIR",
+                   help="per shape, the tuned kernel tile-tune --emit-dir "
+                        "wrote in DIR")
+    p.add_argument("--tuned-kernel", metavar="NAME", default="softmax",
+                   help="the kernel tile-tune tuned (default: %(default)s)")
     args = p.parse_args(argv)
     tol = args.tol if args.tol is not None else \
         (5e-3 if args.dtype == "f16" else 1e-2)
@@ -91,7 +99,11 @@ def main(argv=None) -> int:
         nbytes = 2 * m * n * 2
         tbs = lambda ms: nbytes / (ms * 1e-3) / 1e12  # noqa: E731
         name = pick((m, n), args.kernel)
-        kernel = b.kernel(args.kernel_file, name)
+        if args.tuned:
+            name, kernel = b.tuned_kernel(args.tuned, args.tuned_kernel,
+                                          f"{m}x{n}x0")
+        else:
+            kernel = b.kernel(args.kernel_file, name)
 
         ours_ms = err = None
         if isinstance(kernel, str):

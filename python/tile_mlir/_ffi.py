@@ -299,7 +299,8 @@ class tile_rt_device_info(Structure):
                 ("cc_major", c_int), ("cc_minor", c_int),
                 ("sm_count", c_int), ("max_smem_optin", c_int),
                 ("max_threads_per_block", c_int), ("l2_bytes", c_int),
-                ("clock_khz", c_int), ("total_memory", c_size_t)]
+                ("clock_khz", c_int), ("total_memory", c_size_t),
+                ("driver_version", c_int)]
 
 
 class tile_rt_kernel_attrs(Structure):

@@ -29,6 +29,7 @@ typedef struct bench_args {
   bench_size sizes[BENCH_MAX_SIZES];
   int nsizes;
   int iters, warmup, device, trans_b, tf32;
+  int tuned; ///< Per size, the tuned configuration (tile-tune's cache).
   uint64_t seed;
   double timeout_s;
 } bench_args;
@@ -40,7 +41,12 @@ typedef struct bench_env {
   tile_rt_stream *stream;
   tile_rt_kernel *kernel;
   const tile_rt_kernel_desc *desc;
+  /// With --tuned, the kernel of each size (else NULL: `kernel`).
+  tile_rt_kernel *size_kernel[BENCH_MAX_SIZES];
 } bench_env;
+
+/// The kernel to run at size `s` (one of env->args->sizes).
+tile_rt_kernel *bench_kernel_of(const bench_env *env, const bench_size *s);
 
 /// Our gemm against cublasGemmEx (bench_gemm.c).
 int bench_gemm(const bench_env *env);

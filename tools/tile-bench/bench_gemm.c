@@ -64,8 +64,9 @@ static int bench_one(const bench_env *env, tool_cublas *cublas,
   tile_rt_deviceptr c_peer = 0;
   tile_rt_status st = tile_rt_mem_alloc(&c_peer, env->ctx, p.c_bytes);
   int rc = st == TILE_RT_SUCCESS ? 0 : tool_rt_fail("allocating", st);
-  gemm_peer ours = {env->kernel, cublas, &p, p.c},
-            peer = {env->kernel, cublas, &p, c_peer};
+  tile_rt_kernel *kernel = bench_kernel_of(env, s);
+  gemm_peer ours = {kernel, cublas, &p, p.c},
+            peer = {kernel, cublas, &p, c_peer};
   tool_check r;
   tool_timing t_ours, t_peer;
   if (rc == 0)

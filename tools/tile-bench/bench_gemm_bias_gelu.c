@@ -95,7 +95,7 @@ static int bench_one(const bench_env *env, tile_rt_kernel *plain,
     return 1;
   gelu_bench b;
   memset(&b, 0, sizeof b);
-  b.fused = env->kernel;
+  b.fused = bench_kernel_of(env, s);
   b.plain = plain;
   b.lt = lt;
   b.p = &p;

@@ -68,7 +68,7 @@ static int bench_one(const bench_env *env, const tile_rt_dtype types[2],
   if (softmax_problem_init(&p, env->ctx, s->m, s->n, types, a->seed,
                            TOOL_ROTATE_BYTES) != 0)
     return 1;
-  softmax_bench b = {env->ctx, env->kernel, &p, 0};
+  softmax_bench b = {env->ctx, bench_kernel_of(env, s), &p, 0};
   tile_rt_status st = tile_rt_mem_alloc(&b.copy_dst, env->ctx, p.x_bytes);
   int rc = st == TILE_RT_SUCCESS ? 0 : tool_rt_fail("allocating", st);
   tool_check r;

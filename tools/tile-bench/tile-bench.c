@@ -17,6 +17,7 @@
 
 #include "bench.h"
 #include "host_util.h"
+#include "tune.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,6 +52,10 @@ static void usage(void) {
          "                       %s beside FILE)\n"
          "  --plain-kernel NAME  gemm_bias_gelu: the plain gemm (default "
          "%s)\n"
+         "  --tuned              per size, the tuned configuration of the "
+         "kernel (from\n"
+         "                       the tuning cache, or tuned now: see "
+         "tile-tune)\n"
          "  --seed S             seed of the random inputs (default 1)\n"
          "  --device N           GPU ordinal (default 0)\n"
          "  --timeout SEC        longest wait for the GPU (default %.0f)\n"
@@ -145,6 +150,8 @@ static int parse_args(bench_args *a, int argc, char **argv) {
       a->trans_b = 1;
     } else if (strcmp(arg, "--cublas-tf32") == 0) {
       a->tf32 = 1;
+    } else if (strcmp(arg, "--tuned") == 0) {
+      a->tuned = 1;
     } else if (strcmp(arg, "--op") == 0) {
       if (!(a->op = value_of(argc, argv, &i)))
         return 2;
@@ -206,6 +213,13 @@ static int parse_args(bench_args *a, int argc, char **argv) {
   return tool_source_validate(&a->source) ? 2 : 0;
 }
 
+tile_rt_kernel *bench_kernel_of(const bench_env *env, const bench_size *s) {
+  ptrdiff_t i = s - env->args->sizes;
+  return i >= 0 && i < BENCH_MAX_SIZES && env->size_kernel[i]
+             ? env->size_kernel[i]
+             : env->kernel;
+}
+
 int bench_load_kernel(tile_rt_module **module, tile_rt_kernel **kernel,
                       const tile_rt_kernel_desc **desc, tile_rt_context *ctx,
                       const tool_buffer *image, const tool_buffer *kinfo,
@@ -248,11 +262,47 @@ static void print_nvidia_smi(int device, const char *when) {
   pclose(f);
 }
 
+/* --tuned: per size, the tuned configuration's kernel (tune.h), loaded
+ * into modules[i]; the table then runs each size on its own. */
+static int load_tuned(const bench_args *a, tile_rt_context *ctx,
+                      bench_env *env, tile_rt_module **modules) {
+  tune_request r;
+  tune_request_init(&r);
+  r.mlir_path = a->source.mlir_path;
+  r.kernel = a->kernel;
+  r.op = a->op;
+  r.gelu_erf = a->gelu == GEMM_EPILOGUE_BIAS_GELU_ERF;
+  r.progress = 1;
+  for (int i = 0; i < a->source.nparams && i < TUNE_MAX_LIST; ++i)
+    r.params[r.nparams++] = a->source.params[i];
+  printf("tuned configurations of %s:\n", a->kernel);
+  for (int i = 0; i < a->nsizes; ++i) {
+    r.m = a->sizes[i].m;
+    r.n = a->sizes[i].n;
+    r.k = a->sizes[i].k;
+    tune_result res;
+    if (tune_run(&r, ctx, &res) != 0) {
+      tune_result_free(&res);
+      return tool_fail("no tuned configuration for size %d", i + 1);
+    }
+    const tile_rt_kernel_desc *desc;
+    int rc = bench_load_kernel(&modules[i], &env->size_kernel[i], &desc, ctx,
+                               &res.image, &res.kinfo, a->kernel);
+    printf("  %lldx%lldx%lld: %s (%s)\n", (long long)r.m, (long long)r.n,
+           (long long)r.k, res.best, res.from_cache ? "cached" : "tuned now");
+    tune_result_free(&res);
+    if (rc != 0)
+      return 1;
+  }
+  return 0;
+}
+
 static int run(const bench_args *a) {
   tool_buffer image = {0}, kinfo = {0};
   tile_rt_context *ctx = NULL;
   tile_rt_module *module = NULL;
   tile_rt_stream *stream = NULL;
+  tile_rt_module *tuned_modules[BENCH_MAX_SIZES] = {0};
   bench_env env;
   memset(&env, 0, sizeof env);
   env.args = a;
@@ -271,6 +321,8 @@ static int run(const bench_args *a) {
   }
   if ((rc = bench_load_kernel(&module, &env.kernel, &env.desc, ctx, &image,
                               &kinfo, a->kernel)) != 0)
+    goto done;
+  if (a->tuned && (rc = load_tuned(a, ctx, &env, tuned_modules)) != 0)
     goto done;
   if ((st = tile_rt_stream_create(&stream, ctx)) != TILE_RT_SUCCESS) {
     rc = tool_rt_fail("creating a stream", st);
@@ -293,6 +345,8 @@ static int run(const bench_args *a) {
   print_nvidia_smi(a->device, "after");
 done:
   tile_rt_stream_free(stream);
+  for (int i = 0; i < a->nsizes; ++i)
+    tile_rt_module_free(tuned_modules[i]);
   tile_rt_module_free(module);
   tile_rt_context_free(ctx);
   tool_buffer_free(&image);

@@ -157,7 +157,23 @@ void *tool_fetch(tile_rt_context *ctx, tile_rt_deviceptr src, size_t bytes) {
 
 size_t tool_count_nonfinite(const void *host, tile_rt_dtype dtype,
                             size_t count) {
+  /* An IEEE value is NaN or infinite when its exponent bits are all ones:
+   * tested on the bits, the outputs of large problems count in a pass at
+   * memory speed (converting each element took seconds). */
   size_t bad = 0;
+  if (dtype == TILE_RT_F16 || dtype == TILE_RT_BF16) {
+    uint16_t mask = dtype == TILE_RT_F16 ? 0x7c00 : 0x7f80;
+    const uint16_t *h = host;
+    for (size_t i = 0; i < count; ++i)
+      bad += (h[i] & mask) == mask;
+    return bad;
+  }
+  if (dtype == TILE_RT_F32) {
+    const uint32_t *u = host;
+    for (size_t i = 0; i < count; ++i)
+      bad += (u[i] & 0x7f800000u) == 0x7f800000u;
+    return bad;
+  }
   for (size_t i = 0; i < count; ++i)
     if (!isfinite(tool_element(host, dtype, i)))
       ++bad;

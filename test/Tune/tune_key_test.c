@@ -1,0 +1,108 @@
+/* The tuning cache's key as tile-tune builds it (tune_key_init): every
+ * component that changes the answer changes the key. Prints one line per
+ * component; a component that leaves the key unchanged says FAIL. */
+#include "tune_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void to_key(MlirStringRef s, void *user) {
+  snprintf(user, 65, "%.*s", (int)s.length, s.data);
+}
+
+static void key_of(char out[65], const tune_request *r, const tune_space *s,
+                   const tile_rt_device_info *dev) {
+  tune_key k;
+  tune_key_init(&k, r, s, dev);
+  mlirTileCacheComputeKey(mlirStringRefCreateFromCString("tune"), k.c,
+                          (size_t)k.n, to_key, out);
+  tune_key_free(&k);
+}
+
+static void set_text(tool_buffer *b, const char *text, int nul) {
+  b->size = 0;
+  tool_buffer_append(b, text, strlen(text) + (nul ? 1 : 0));
+}
+
+int main(void) {
+  tune_request base;
+  tune_request_init(&base);
+  base.kernel = "gemm_f16";
+  base.op = "gemm";
+  base.m = base.n = base.k = 4096;
+  tune_space space;
+  memset(&space, 0, sizeof space);
+  set_text(&space.source, "module { tile.kernel @gemm ... }", 0);
+  set_text(&space.space_text, "axis BM=64,128\nfixed T=f16\n", 1);
+  tile_rt_device_info gpu;
+  memset(&gpu, 0, sizeof gpu);
+  snprintf(gpu.name, sizeof gpu.name, "NVIDIA H200");
+  gpu.cc_major = 9;
+  gpu.sm_count = 132;
+  gpu.driver_version = 13000;
+
+  char k0[65], k1[65];
+  key_of(k0, &base, &space, &gpu);
+  key_of(k1, &base, &space, &gpu);
+  int failures = strcmp(k0, k1) != 0;
+  printf("%s: the key is stable\n", failures ? "FAIL" : "ok");
+
+#define VARY(what, stmt)                                                       \
+  do {                                                                         \
+    tune_request r = base;                                                     \
+    tile_rt_device_info d = gpu;                                               \
+    tile_rt_device_info *dp = &d;                                              \
+    (void)dp;                                                                  \
+    stmt;                                                                      \
+    key_of(k1, &r, &space, dp);                                                \
+    int same = strcmp(k0, k1) == 0;                                            \
+    failures += same;                                                          \
+    printf("%s: %s changes the key\n", same ? "FAIL" : "ok", what);            \
+    set_text(&space.source, "module { tile.kernel @gemm ... }", 0);            \
+    set_text(&space.space_text, "axis BM=64,128\nfixed T=f16\n", 1);           \
+  } while (0)
+
+  VARY("the kernel source", set_text(&space.source, "module { other }", 0));
+  VARY("the kernel", r.kernel = "gemm_bf16");
+  VARY("the operator", r.op = "gemm_bias_gelu");
+  VARY("the space", set_text(&space.space_text,
+                             "axis BM=64\nfixed T=f16\n", 1));
+  VARY("a binding of the caller",
+       set_text(&space.space_text, "axis BM=64,128\nfixed T=f16 BN=128\n",
+                1));
+  VARY("the element type", set_text(&space.space_text,
+                                    "axis BM=64,128\nfixed T=bf16\n", 1));
+  VARY("M", r.m = 4095);
+  VARY("N", r.n = 8192);
+  VARY("K", r.k = 1024);
+  VARY("the GELU form", r.gelu_erf = 1);
+  VARY("the GPU's name", snprintf(d.name, sizeof d.name, "NVIDIA H100"));
+  VARY("the compute capability", d.cc_minor = 1);
+  VARY("the SM count", d.sm_count = 114);
+  VARY("the driver's CUDA version", d.driver_version = 12080);
+  VARY("the shared memory limit", r.smem_limit = 100000);
+  VARY("the threads limit", r.threads_limit = 512);
+  VARY("the spill limit", r.max_spill_bytes = 0);
+  VARY("having no GPU", dp = NULL);
+
+  /* The compiler's build is part of every key. */
+  tool_buffer build = {0};
+  tune_key k;
+  tune_key_init(&k, &base, &space, &gpu);
+  int has_build = 0;
+  for (int i = 0; i < k.n; ++i)
+    if (k.c[i].name.length == 8 &&
+        memcmp(k.c[i].name.data, "compiler", 8) == 0 &&
+        strstr(k.c[i].value.data, " build ") && strstr(k.c[i].value.data,
+                                                        " ptxas "))
+      has_build = 1;
+  tune_key_free(&k);
+  tool_buffer_free(&build);
+  failures += !has_build;
+  printf("%s: the compiler's build and ptxas are components\n",
+         has_build ? "ok" : "FAIL");
+  printf("%d failures\n", failures);
+  tool_buffer_free(&space.source);
+  tool_buffer_free(&space.space_text);
+  return failures ? 1 : 0;
+}

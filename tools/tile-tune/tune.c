@@ -1,0 +1,214 @@
+/*===- tune.c - The autotuner's driver -------------------------------------===*
+ *
+ * tune_run: the space, the cache lookup, the filter before compiling, the
+ * parallel compilation, the measurement and the final table, with one
+ * summary line per stage (the details with `verbose`).
+ *
+ *===----------------------------------------------------------------------===*/
+
+#define _POSIX_C_SOURCE 200809L
+
+#include "tune_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void tune_request_init(tune_request *r) {
+  memset(r, 0, sizeof *r);
+  r->compile_timeout_s = 4.0;
+  r->max_spill_bytes = -1;
+  r->early_stop = 1.5;
+  r->iters = 20;
+  r->warmup = 3;
+  r->seed = 1;
+  r->timeout_s = 10.0;
+}
+
+void tune_result_free(tune_result *r) {
+  tool_buffer_free(&r->image);
+  tool_buffer_free(&r->kinfo);
+}
+
+static void count_verdicts(const tune_space *s, int counts[]) {
+  memset(counts, 0, TUNE_NUM_VERDICTS * sizeof counts[0]);
+  for (int i = 0; i < s->n; ++i)
+    ++counts[s->c[i].verdict];
+}
+
+/* ", 3 constraint, 2 shared-memory" for the verdicts in [from, to]. */
+static void print_counts(const int counts[], int from, int to) {
+  for (int v = from; v <= to; ++v)
+    if (counts[v])
+      printf(", %d %s", counts[v], tune_verdict_name((tune_verdict)v));
+}
+
+static void print_dropped(const tune_space *s, int from, int to) {
+  for (int i = 0; i < s->n; ++i)
+    if ((int)s->c[i].verdict >= from && (int)s->c[i].verdict <= to)
+      printf("  %-15s %s: %s\n", tune_verdict_name(s->c[i].verdict),
+             s->c[i].config, s->c[i].message);
+}
+
+static int by_time(const void *a, const void *b) {
+  const tune_candidate *x = *(tune_candidate *const *)a;
+  const tune_candidate *y = *(tune_candidate *const *)b;
+  return (x->ms > y->ms) - (x->ms < y->ms);
+}
+
+/* The measured candidates, fastest first, at most `rows`. */
+static void print_table(const tune_space *s, double work, const char *unit,
+                        int rows) {
+  tune_candidate **sorted = malloc((size_t)(s->n ? s->n : 1) * sizeof *sorted);
+  if (!sorted)
+    return;
+  int n = 0;
+  for (int i = 0; i < s->n; ++i)
+    if (s->c[i].verdict == TUNE_MEASURED)
+      sorted[n++] = &s->c[i];
+  qsort(sorted, (size_t)n, sizeof *sorted, by_time);
+  printf("%-4s %-48s %10s %9s %5s %6s %8s %9s\n", "rank", "configuration",
+         "median ms", unit, "regs", "spills", "smem KiB", "rel_err");
+  for (int i = 0; i < n && i < rows; ++i) {
+    const tune_candidate *c = sorted[i];
+    double rate = work / (c->ms * 1e-3) / 1e12;
+    printf("%-4d %-48s %10.4f %9.1f %5d %6d %8.1f %9.2e\n", i + 1, c->config,
+           c->ms, rate, c->registers, c->spill_bytes, (double)c->smem / 1024,
+           c->rel_err);
+  }
+  free(sorted);
+}
+
+static void copy_key(MlirStringRef s, void *user) {
+  char *key = user;
+  size_t n = s.length < 64 ? s.length : 64;
+  memcpy(key, s.data, n);
+  key[n] = '\0';
+}
+
+int tune_run(const tune_request *r, tile_rt_context *ctx, tune_result *out) {
+  memset(out, 0, sizeof *out);
+  double start = tool_now();
+  tune_space s;
+  if (tune_space_open(&s, r) != 0) {
+    tune_space_free(&s);
+    return 1;
+  }
+  tile_rt_device_info dev, *devp = NULL;
+  tune_request req = *r;
+  if (ctx && tile_rt_context_device_info(&dev, ctx) == TILE_RT_SUCCESS) {
+    devp = &dev;
+    /* The static part (the barriers) is padded to 1 KiB beside the
+     * dynamic part the estimate counts. */
+    if (req.smem_limit <= 0)
+      req.smem_limit = dev.max_smem_optin - 1024;
+    if (req.threads_limit <= 0)
+      req.threads_limit = dev.max_threads_per_block;
+  }
+  {
+    tune_key k;
+    tune_key_init(&k, &req, &s, devp);
+    mlirTileCacheComputeKey(mlirStringRefCreateFromCString("tune"), k.c,
+                            (size_t)k.n, copy_key, out->key);
+    tune_key_free(&k);
+  }
+  int rc = 1;
+  if (!req.no_cache && !req.retune && !req.compile_only &&
+      tune_cache_load(&req, &s, devp, out)) {
+    out->seconds = tool_now() - start;
+    printf("tuned %s for %s from the cache in %.1f ms: %s (%.4f ms)\n",
+           r->kernel, r->op, out->seconds * 1e3, out->best, out->best_ms);
+    tune_space_free(&s);
+    return 0;
+  }
+
+  /* The space, and what is dropped before compiling. */
+  if (tune_space_enumerate(&s, &req, req.smem_limit, req.threads_limit) != 0)
+    goto done;
+  int counts[TUNE_NUM_VERDICTS];
+  count_verdicts(&s, counts);
+  const char *axes = s.space_text.data;
+  printf("space of %s: %d configurations over", r->kernel, s.n);
+  for (const char *line = axes; line && *line;) {
+    const char *end = strchr(line, '\n');
+    if (strncmp(line, "axis ", 5) == 0)
+      printf(" %.*s", (int)((end ? end : line + strlen(line)) - line - 5),
+             line + 5);
+    line = end ? end + 1 : NULL;
+  }
+  printf("\ndropped before compiling: %d", s.n - counts[TUNE_VIABLE]);
+  print_counts(counts, TUNE_CONSTRAINT, TUNE_THREADS);
+  if (req.smem_limit > 0)
+    printf(" (limits: %lld bytes of shared memory, %lld threads)\n",
+           (long long)req.smem_limit,
+           (long long)(req.threads_limit > 0 ? req.threads_limit : 1024));
+  else
+    printf(" (limits: sm_90a's)\n");
+  if (req.verbose)
+    print_dropped(&s, TUNE_CONSTRAINT, TUNE_THREADS);
+  if (counts[TUNE_VIABLE] == 0) {
+    tool_fail("no configuration of %s fits", r->kernel);
+    goto done;
+  }
+
+  /* Compile. */
+  double t0 = tool_now();
+  if (tune_compile_all(&s, &req) != 0)
+    goto done;
+  count_verdicts(&s, counts);
+  int hits = 0;
+  for (int i = 0; i < s.n; ++i)
+    hits += s.c[i].compile_cache_hit && s.c[i].verdict >= TUNE_SPILLS;
+  printf("compiled %d of %d in %.1f s (%d from the compile cache)",
+         counts[TUNE_COMPILED] + counts[TUNE_SPILLS], counts[TUNE_VIABLE] +
+         counts[TUNE_COMPILED] + counts[TUNE_SPILLS] +
+         counts[TUNE_COMPILE_ERROR] + counts[TUNE_COMPILE_TIMEOUT],
+         tool_now() - t0, hits);
+  print_counts(counts, TUNE_COMPILE_ERROR, TUNE_SPILLS);
+  printf("\n");
+  print_dropped(&s, TUNE_COMPILE_ERROR, TUNE_COMPILE_TIMEOUT);
+  if (req.verbose)
+    print_dropped(&s, TUNE_SPILLS, TUNE_SPILLS);
+  if (req.compile_only) {
+    rc = 0;
+    goto done;
+  }
+  if (!ctx) {
+    tool_fail("measuring needs a GPU");
+    goto done;
+  }
+
+  /* Check and time. */
+  t0 = tool_now();
+  double work = 0;
+  const char *unit = "";
+  if (tune_measure_all(&s, &req, ctx, &work, &unit) != 0)
+    goto done;
+  count_verdicts(&s, counts);
+  printf("measured %d in %.1f s", counts[TUNE_MEASURED], tool_now() - t0);
+  print_counts(counts, TUNE_LAUNCH_ERROR, TUNE_EARLY_STOP);
+  printf("\n");
+  print_dropped(&s, TUNE_LAUNCH_ERROR, TUNE_WRONG);
+  tune_candidate *best = NULL;
+  for (int i = 0; i < s.n; ++i)
+    if (s.c[i].verdict == TUNE_MEASURED && (!best || s.c[i].ms < best->ms))
+      best = &s.c[i];
+  if (!best) {
+    tool_fail("no configuration of %s ran correctly", r->kernel);
+    goto done;
+  }
+  snprintf(out->best, sizeof out->best, "%s", best->config);
+  out->best_ms = best->ms;
+  tool_buffer_append(&out->image, best->image.data, best->image.size);
+  tool_buffer_append(&out->kinfo, best->kinfo.data, best->kinfo.size);
+  out->seconds = tool_now() - start;
+  rc = 0;
+  if (!req.no_cache)
+    tune_cache_store(&req, &s, devp, best, out);
+  print_table(&s, work, unit, 10);
+  printf("tuned %s for %s in %.1f s: %s (%.4f ms)\n", r->kernel, r->op,
+         out->seconds, out->best, out->best_ms);
+done:
+  tune_space_free(&s);
+  return rc;
+}

@@ -1,0 +1,144 @@
+/*===- tune_internal.h - The tuner's pieces ----------------------*- C -*-===*
+ *
+ * One candidate configuration as it goes through the tuner: enumerated with
+ * its verdict (tune_space.c), compiled (tune_compile.c), checked and timed
+ * (tune_measure.c); the problem it runs on (tune_problem.c) and the cache
+ * record of the result (tune_cache.c).
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef TILE_TOOLS_TUNE_INTERNAL_H
+#define TILE_TOOLS_TUNE_INTERNAL_H
+
+#include "host_check.h"
+#include "tune.h"
+
+#include "tile-rt/tile_rt.h"
+
+#include "tile-c/Cache.h"
+
+#include "mlir-c/IR.h"
+
+/// Where a candidate ended.
+typedef enum tune_verdict {
+  /* Dropped before compiling (tile-c/Tune.h's statuses). */
+  TUNE_VIABLE = 0,
+  TUNE_CONSTRAINT,
+  TUNE_CONTRACT,
+  TUNE_REFUSED,
+  TUNE_SHARED_MEMORY,
+  TUNE_THREADS,
+  /* Compiling. */
+  TUNE_COMPILE_ERROR,
+  TUNE_COMPILE_TIMEOUT,
+  TUNE_SPILLS,
+  TUNE_COMPILED,
+  /* Running. */
+  TUNE_LAUNCH_ERROR,
+  TUNE_WRONG,
+  TUNE_EARLY_STOP,
+  TUNE_MEASURED,
+  TUNE_NUM_VERDICTS
+} tune_verdict;
+
+/// "viable", "constraint", ..., "measured".
+const char *tune_verdict_name(tune_verdict v);
+
+typedef struct tune_candidate {
+  char config[1024]; ///< The tuned parameters, `NAME=VALUE ...`.
+  tune_verdict verdict;
+  char message[1024]; ///< Why it was dropped.
+  int64_t smem, threads;
+  /* After compiling. */
+  tool_buffer image, kinfo;
+  double compile_s;
+  int compile_cache_hit;
+  int registers, spill_bytes;
+  /* After measuring. */
+  double rel_err;
+  double ms; ///< Median (or the early-stop estimate).
+} tune_candidate;
+
+/// A tuning space: the source, its description, and the candidates once
+/// enumerated.
+typedef struct tune_space {
+  tool_buffer source; ///< The kernel source's text.
+  MlirContext ctx;
+  MlirModule module;
+  tool_buffer space_text; ///< `axis ...` and `fixed ...` lines.
+  tune_candidate *c;
+  int n;
+} tune_space;
+
+/// Reads and parses the source and describes the space of `r` (no
+/// candidates yet). Returns 0, or 1 after printing why (a missing file, a
+/// bad kernel name, binding or axis).
+int tune_space_open(tune_space *s, const tune_request *r);
+/// The problem's argument shapes as tile-c/Tune.h takes them: the
+/// operator's kernel signature (gemm_problem.h, softmax_problem.h).
+void tune_arg_shapes(const tune_request *r, char *buf, size_t n);
+/// Enumerates the candidates within the limits and the problem's shape
+/// contracts. 0, or 1 after printing why.
+int tune_space_enumerate(tune_space *s, const tune_request *r,
+                         int64_t smem_limit, int64_t threads_limit);
+void tune_space_free(tune_space *s);
+
+/// A context with the tile dialects loaded and the passes registered.
+MlirContext tune_create_context(void);
+
+/// Compiles every TUNE_VIABLE candidate, `r->jobs` at once, through the
+/// compile cache; each ends TUNE_COMPILED, TUNE_COMPILE_ERROR,
+/// TUNE_COMPILE_TIMEOUT or TUNE_SPILLS. Returns 0, or 1 when nothing could
+/// be attempted.
+int tune_compile_all(tune_space *s, const tune_request *r);
+
+/// The problem the candidates run on.
+typedef struct tune_problem tune_problem;
+
+/// Sets up `r`'s problem for kernels like `desc` (their argument types).
+/// Returns 0, or 1 after printing why.
+int tune_problem_init(tune_problem **out, const tune_request *r,
+                      tile_rt_context *ctx, const tile_rt_kernel_desc *desc);
+void tune_problem_free(tune_problem *p);
+/// Runs `kernel` once on poisoned output and checks it against the fp64
+/// reference. Returns 0 (see `*check`), or 1 after printing why it could
+/// not run.
+int tune_problem_check(tune_problem *p, tile_rt_kernel *kernel,
+                       tile_rt_stream *stream, double timeout_s,
+                       tool_check *check);
+/// Times `iters` launches after `warmup`; 0, or 1 after printing why.
+int tune_problem_time(tune_problem *p, tile_rt_kernel *kernel,
+                      tile_rt_stream *stream, int warmup, int iters,
+                      double timeout_s, double *median_ms);
+/// The useful work of one launch: FLOPs, or bytes moved for softmax.
+double tune_problem_work(const tune_problem *p, const char **unit);
+
+/// Checks and times every TUNE_COMPILED candidate on `ctx`; `*work` and
+/// `*unit` are one launch's useful work (tune_problem_work). Returns 0, or 1
+/// when nothing could be measured.
+int tune_measure_all(tune_space *s, const tune_request *r,
+                     tile_rt_context *ctx, double *work, const char **unit);
+
+/// The tuning cache key of `r` on `dev` (NULL: no GPU): its components.
+#define TUNE_KEY_MAX 16
+typedef struct tune_key {
+  MlirTileCacheComponent c[TUNE_KEY_MAX];
+  int n;
+  char shape[96], gpu[512], limits[96];
+  tool_buffer build;
+} tune_key;
+void tune_key_init(tune_key *k, const tune_request *r, const tune_space *s,
+                   const tile_rt_device_info *dev);
+void tune_key_free(tune_key *k);
+
+/// Reads a cached result for `r` into `out`; 1 on a hit, 0 on a miss (a
+/// corrupted entry is reported, and is a miss).
+int tune_cache_load(const tune_request *r, const tune_space *s,
+                    const tile_rt_device_info *dev, tune_result *out);
+/// Stores the result of a finished tuning (best `best`); a failure is
+/// reported, not fatal.
+void tune_cache_store(const tune_request *r, const tune_space *s,
+                      const tile_rt_device_info *dev, const tune_candidate *best,
+                      tune_result *out);
+
+#endif /* TILE_TOOLS_TUNE_INTERNAL_H */

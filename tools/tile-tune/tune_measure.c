@@ -1,0 +1,130 @@
+/*===- tune_measure.c - Checking and timing the compiled candidates --------===*
+ *
+ * Every compiled candidate runs once on a NaN-poisoned output and is checked
+ * against the fp64 reference: a wrong one is rejected and reported (that is
+ * a compiler bug). The rest are timed, first with a short probe: one that is
+ * already `early_stop` times slower than the best so far stops there.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#include "tune_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Probe launches before deciding whether a candidate is worth the rest. */
+#define TUNE_PROBE_ITERS 3
+
+static void progress(const tune_request *r, int done, int total) {
+  if (!r->progress || total == 0)
+    return;
+  int width = 30, filled = done * width / total;
+  fprintf(stderr, "\rmeasuring [%.*s%*s] %d/%d", filled,
+          "##############################", width - filled, "", done, total);
+  if (done == total)
+    fputc('\n', stderr);
+  fflush(stderr);
+}
+
+static void measure_one(tune_candidate *c, const tune_request *r,
+                        tile_rt_context *ctx, tile_rt_stream *stream,
+                        tune_problem **problem, double best_ms) {
+  tile_rt_module *module = NULL;
+  tile_rt_kernel *kernel = NULL;
+  const tile_rt_kernel_desc *desc = NULL;
+  tile_rt_status st = tile_rt_module_load(&module, ctx, c->image.data,
+                                          c->image.size, c->kinfo.data,
+                                          c->kinfo.size);
+  if (st == TILE_RT_SUCCESS)
+    st = tile_rt_module_get_kernel(&kernel, module, r->kernel);
+  if (st == TILE_RT_SUCCESS)
+    st = tile_rt_kernel_desc_of(&desc, kernel);
+  if (st != TILE_RT_SUCCESS) {
+    c->verdict = TUNE_LAUNCH_ERROR;
+    snprintf(c->message, sizeof c->message, "loading: %s",
+             tile_rt_last_error());
+    tile_rt_module_free(module);
+    return;
+  }
+  if (!*problem && tune_problem_init(problem, r, ctx, desc) != 0) {
+    c->verdict = TUNE_LAUNCH_ERROR;
+    snprintf(c->message, sizeof c->message, "the problem cannot be set up");
+    tile_rt_module_free(module);
+    return;
+  }
+  tool_check check;
+  if (tune_problem_check(*problem, kernel, stream, r->timeout_s, &check) !=
+      0) {
+    c->verdict = TUNE_LAUNCH_ERROR;
+    snprintf(c->message, sizeof c->message, "%s", tile_rt_last_error());
+  } else if (!check.pass) {
+    c->verdict = TUNE_WRONG;
+    c->rel_err = check.rel_err;
+    snprintf(c->message, sizeof c->message,
+             "wrong result: rel_err %.2e over %.0e, %zu non-finite outputs "
+             "(a compiler bug)",
+             check.rel_err, check.threshold, check.nonfinite);
+  } else {
+    c->rel_err = check.rel_err;
+    double probe;
+    if (tune_problem_time(*problem, kernel, stream, 1, TUNE_PROBE_ITERS,
+                          r->timeout_s, &probe) != 0) {
+      c->verdict = TUNE_LAUNCH_ERROR;
+      snprintf(c->message, sizeof c->message, "%s", tile_rt_last_error());
+    } else if (best_ms > 0 && probe > r->early_stop * best_ms) {
+      c->verdict = TUNE_EARLY_STOP;
+      c->ms = probe;
+      snprintf(c->message, sizeof c->message,
+               "%.4f ms in the probe, over %.1fx the best (%.4f ms)", probe,
+               r->early_stop, best_ms);
+    } else if (tune_problem_time(*problem, kernel, stream, r->warmup,
+                                 r->iters, r->timeout_s, &c->ms) != 0) {
+      c->verdict = TUNE_LAUNCH_ERROR;
+      snprintf(c->message, sizeof c->message, "%s", tile_rt_last_error());
+    } else {
+      c->verdict = TUNE_MEASURED;
+    }
+  }
+  tile_rt_module_free(module);
+}
+
+int tune_measure_all(tune_space *s, const tune_request *r,
+                     tile_rt_context *ctx, double *work, const char **unit) {
+  tile_rt_stream *stream = NULL;
+  tile_rt_status st = tile_rt_stream_create(&stream, ctx);
+  if (st != TILE_RT_SUCCESS)
+    return tool_rt_fail("creating a stream", st);
+  int total = 0, done = 0;
+  for (int i = 0; i < s->n; ++i)
+    total += s->c[i].verdict == TUNE_COMPILED;
+  tune_problem *problem = NULL;
+  const tune_candidate *stuck = NULL;
+  double best = 0;
+  for (int i = 0; i < s->n; ++i) {
+    tune_candidate *c = &s->c[i];
+    if (c->verdict != TUNE_COMPILED)
+      continue;
+    if (stuck) {
+      c->verdict = TUNE_LAUNCH_ERROR;
+      snprintf(c->message, sizeof c->message,
+               "not run: the GPU is still busy with %s", stuck->config);
+      progress(r, ++done, total);
+      continue;
+    }
+    measure_one(c, r, ctx, stream, &problem, best);
+    /* A kernel that does not finish holds the GPU: nothing after it can
+     * run, so the rest is reported, not attempted. */
+    if (c->verdict == TUNE_LAUNCH_ERROR && strstr(c->message, "did not finish"))
+      stuck = c;
+    if (c->verdict == TUNE_MEASURED && (best == 0 || c->ms < best))
+      best = c->ms;
+    if (r->verbose)
+      printf("  %-12s %s%s%s\n", tune_verdict_name(c->verdict), c->config,
+             c->message[0] ? ": " : "", c->message);
+    progress(r, ++done, total);
+  }
+  *work = problem ? tune_problem_work(problem, unit) : 0;
+  tune_problem_free(problem);
+  tile_rt_stream_free(stream);
+  return 0;
+}
