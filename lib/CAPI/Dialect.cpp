@@ -7,6 +7,8 @@
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Registration.h"
 
+#include <mutex>
+
 MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(Tile, tile, mlir::tile::TileDialect)
 
 void mlirTileRegisterAllDialects(MlirDialectRegistry registry) {
@@ -14,5 +16,8 @@ void mlirTileRegisterAllDialects(MlirDialectRegistry registry) {
 }
 
 void mlirTileRegisterPassesAndPipelines(void) {
-  mlir::tile::registerAllPasses();
+  // Once per process: the registries are global, and callers (a tuner's
+  // compile threads) may ask concurrently.
+  static std::once_flag once;
+  std::call_once(once, [] { mlir::tile::registerAllPasses(); });
 }

@@ -127,6 +127,18 @@ static void tool_collect_kinfo(MlirStringRef chunk, void *user) {
   tool_collect(chunk, &((tool_sinks *)user)->kinfo);
 }
 
+MlirContext tool_mlir_context(void) {
+  /* Registering the passes is idempotent; the first call does it. */
+  mlirTileRegisterPassesAndPipelines();
+  MlirContext ctx = mlirContextCreate();
+  MlirDialectRegistry registry = mlirDialectRegistryCreate();
+  mlirTileRegisterAllDialects(registry);
+  mlirContextAppendDialectRegistry(ctx, registry);
+  mlirDialectRegistryDestroy(registry);
+  mlirContextLoadAllAvailableDialects(ctx);
+  return ctx;
+}
+
 static int tool_compile(const tool_source *s, tool_buffer *image,
                         tool_buffer *kinfo) {
   /* Fail early and plainly on a missing file; MLIR's message comes later. */
@@ -136,13 +148,7 @@ static int tool_compile(const tool_source *s, tool_buffer *image,
   fclose(probe);
 
   double start = tool_now();
-  MlirContext ctx = mlirContextCreate();
-  MlirDialectRegistry registry = mlirDialectRegistryCreate();
-  mlirTileRegisterAllDialects(registry);
-  mlirContextAppendDialectRegistry(ctx, registry);
-  mlirDialectRegistryDestroy(registry);
-  mlirContextLoadAllAvailableDialects(ctx);
-  mlirTileRegisterPassesAndPipelines();
+  MlirContext ctx = tool_mlir_context();
 
   int rc = 0;
   /* Parse from the file so that diagnostics name it; errors are printed

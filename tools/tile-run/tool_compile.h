@@ -11,6 +11,8 @@
 
 #include "host_util.h"
 
+#include "mlir-c/IR.h"
+
 /// The most --param bindings one command takes.
 #define TOOL_MAX_PARAMS 64
 
@@ -32,6 +34,10 @@ typedef struct tool_source {
   /// compiled. NULL: every kernel.
   const char *kernel;
 } tool_source;
+
+/// A new MLIR context with the tile dialects loaded, the tile passes and
+/// pipelines registered; the caller destroys it.
+MlirContext tool_mlir_context(void);
 
 /// The option lines for --help.
 extern const char tool_source_usage[];

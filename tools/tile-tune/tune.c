@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void tune_request_init(tune_request *r) {
   memset(r, 0, sizeof *r);
@@ -23,6 +24,18 @@ void tune_request_init(tune_request *r) {
   r->warmup = 3;
   r->seed = 1;
   r->timeout_s = 10.0;
+}
+
+void tune_progress(const tune_request *r, const char *what, int done,
+                   int total) {
+  if (!r->progress || total == 0 || !isatty(STDERR_FILENO))
+    return;
+  int width = 30, filled = done * width / total;
+  fprintf(stderr, "\r%s [%.*s%*s] %d/%d", what, filled,
+          "##############################", width - filled, "", done, total);
+  if (done == total)
+    fputc('\n', stderr);
+  fflush(stderr);
 }
 
 void tune_result_free(tune_result *r) {

@@ -11,6 +11,7 @@
 
 #define _POSIX_C_SOURCE 200809L
 
+#include "tool_compile.h"
 #include "tune_internal.h"
 
 #include "tile-c/Compiler.h"
@@ -94,7 +95,7 @@ static void compile_one(compile_pool *pool, compile_job *job) {
        t = strtok_r(NULL, " ", &save))
     bindings[nb++] = t;
 
-  MlirContext ctx = tune_create_context();
+  MlirContext ctx = tool_mlir_context();
   mlirContextAttachDiagnosticHandler(ctx, on_diagnostic, job, NULL);
   MlirModule module = mlirModuleCreateParse(
       ctx, (MlirStringRef){pool->source->data, pool->source->size});
@@ -144,17 +145,6 @@ static void *worker(void *arg) {
   pthread_cond_broadcast(&pool->changed);
   pthread_mutex_unlock(&pool->lock);
   return NULL;
-}
-
-static void progress(const tune_request *r, int done, int total) {
-  if (!r->progress || total == 0)
-    return;
-  int width = 30, filled = done * width / total;
-  fprintf(stderr, "\rcompiling [%.*s%*s] %d/%d", filled,
-          "##############################", width - filled, "", done, total);
-  if (done == total)
-    fputc('\n', stderr);
-  fflush(stderr);
 }
 
 /* Spill bytes and registers from the cubin; 0, or 1 if it does not read. */
@@ -231,7 +221,7 @@ int tune_compile_all(tune_space *s, const tune_request *r) {
       stuck += job->state == JOB_RUNNING && job->abandoned;
     }
     if (settled != reported) {
-      progress(r, settled, pool->njobs);
+      tune_progress(r, "compiling", settled, pool->njobs);
       reported = settled;
     }
     if (settled == pool->njobs && pool->running_workers <= stuck)

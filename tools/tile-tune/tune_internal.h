@@ -83,8 +83,10 @@ int tune_space_enumerate(tune_space *s, const tune_request *r,
                          int64_t smem_limit, int64_t threads_limit);
 void tune_space_free(tune_space *s);
 
-/// A context with the tile dialects loaded and the passes registered.
-MlirContext tune_create_context(void);
+/// A progress bar on stderr, "what [####    ] done/total", when asked for
+/// and stderr is a terminal.
+void tune_progress(const tune_request *r, const char *what, int done,
+                   int total);
 
 /// Compiles every TUNE_VIABLE candidate, `r->jobs` at once, through the
 /// compile cache; each ends TUNE_COMPILED, TUNE_COMPILE_ERROR,

@@ -15,17 +15,6 @@
 /* Probe launches before deciding whether a candidate is worth the rest. */
 #define TUNE_PROBE_ITERS 3
 
-static void progress(const tune_request *r, int done, int total) {
-  if (!r->progress || total == 0)
-    return;
-  int width = 30, filled = done * width / total;
-  fprintf(stderr, "\rmeasuring [%.*s%*s] %d/%d", filled,
-          "##############################", width - filled, "", done, total);
-  if (done == total)
-    fputc('\n', stderr);
-  fflush(stderr);
-}
-
 static void measure_one(tune_candidate *c, const tune_request *r,
                         tile_rt_context *ctx, tile_rt_stream *stream,
                         tune_problem **problem, double best_ms) {
@@ -108,7 +97,7 @@ int tune_measure_all(tune_space *s, const tune_request *r,
       c->verdict = TUNE_LAUNCH_ERROR;
       snprintf(c->message, sizeof c->message,
                "not run: the GPU is still busy with %s", stuck->config);
-      progress(r, ++done, total);
+      tune_progress(r, "measuring", ++done, total);
       continue;
     }
     measure_one(c, r, ctx, stream, &problem, best);
@@ -121,7 +110,7 @@ int tune_measure_all(tune_space *s, const tune_request *r,
     if (r->verbose)
       printf("  %-12s %s%s%s\n", tune_verdict_name(c->verdict), c->config,
              c->message[0] ? ": " : "", c->message);
-    progress(r, ++done, total);
+    tune_progress(r, "measuring", ++done, total);
   }
   *work = problem ? tune_problem_work(problem, unit) : 0;
   tune_problem_free(problem);

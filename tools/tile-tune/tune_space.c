@@ -9,7 +9,7 @@
 
 #include "tune_internal.h"
 
-#include "tile-c/Dialect/Tile.h"
+#include "tool_compile.h"
 #include "tile-c/Tune.h"
 
 #include <stdio.h>
@@ -26,16 +26,6 @@ const char *tune_verdict_name(tune_verdict v) {
   return (unsigned)v < TUNE_NUM_VERDICTS ? names[v] : "?";
 }
 
-MlirContext tune_create_context(void) {
-  MlirContext ctx = mlirContextCreate();
-  MlirDialectRegistry registry = mlirDialectRegistryCreate();
-  mlirTileRegisterAllDialects(registry);
-  mlirContextAppendDialectRegistry(ctx, registry);
-  mlirDialectRegistryDestroy(registry);
-  mlirContextLoadAllAvailableDialects(ctx);
-  return ctx;
-}
-
 static void append_text(MlirStringRef s, void *user) {
   tool_buffer_append(user, s.data, s.length);
 }
@@ -50,8 +40,7 @@ int tune_space_open(tune_space *s, const tune_request *r) {
   memset(s, 0, sizeof *s);
   if (tool_read_file(r->mlir_path, &s->source) != 0)
     return 1;
-  mlirTileRegisterPassesAndPipelines();
-  s->ctx = tune_create_context();
+  s->ctx = tool_mlir_context();
   /* From the file, so that diagnostics name it. */
   s->module = mlirModuleCreateParseFromFile(
       s->ctx, mlirStringRefCreateFromCString(r->mlir_path));

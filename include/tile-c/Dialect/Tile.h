@@ -16,7 +16,8 @@ MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(Tile, tile);
 MLIR_CAPI_EXPORTED void
 mlirTileRegisterAllDialects(MlirDialectRegistry registry);
 
-/// Registers the tile passes and the `tile-to-ptx` / `tile-to-cubin` pipelines.
+/// Registers the tile passes and the `tile-to-ptx` / `tile-to-cubin` pipelines
+/// (once per process; later and concurrent calls do nothing).
 MLIR_CAPI_EXPORTED void mlirTileRegisterPassesAndPipelines(void);
 
 #ifdef __cplusplus
