@@ -9,9 +9,10 @@
 //   row longer than COLS is refused at launch (the MAXN contract, equal to
 //   COLS for this strategy).
 // - two passes (TWO_PASS = true, ROWS = 1): any row length, COLS-column
-//   chunks; the first pass keeps the running maximum and sum (the sum
-//   rescaled when the maximum grows), the second reads the row again
-//   (mostly from L2) and writes it scaled.
+//   chunks starting on 16-byte boundaries of X (so odd row lengths keep
+//   vector accesses); the first pass keeps the running maximum and sum
+//   (the sum rescaled when the maximum grows), the second reads the row
+//   again (mostly from L2) and writes it scaled.
 // MINB resident blocks per multiprocessor keep loads in flight. Column masks
 // compare 32-bit values: a 64-bit compare is two instructions per element
 // (2-3% of the time at these sizes).
@@ -54,21 +55,35 @@ module {
     %mold = tile.alloc_fragment [%crows] : !tile.fragment<?xf32>
     %s = tile.alloc_fragment [%crows] : !tile.fragment<?xf32>
     scf.if %twopass {
-      %chunks = arith.ceildivui %N, %ccols : index
+      // The chunks start on multiples of 8 elements of X (16 bytes), so a
+      // row of any length (an odd vocabulary size) loads and stores whole
+      // vectors: the first chunk starts `skew` columns before the row, and
+      // those columns are masked.
+      %c8 = arith.constant 8 : index
+      %rowstart = arith.muli %r0, %N : index
+      %skew = arith.remui %rowstart, %c8 : index
+      %span = arith.addi %N, %skew : index
+      %chunks = arith.ceildivui %span, %ccols : index
       tile.fill %m, %ninf : !tile.fragment<?xf32>, f32
       tile.fill %s, %zero : !tile.fragment<?xf32>, f32
       tile.pipelined %k = %c0 to %chunks step %c1 num_stages 1 {
-        %col0 = arith.muli %k, %ccols : index
-        %rest = arith.subi %N, %col0 : index
+        %k0 = arith.muli %k, %ccols : index
+        %col0 = arith.subi %k0, %skew : index
+        %rest = arith.subi %span, %k0 : index
         %n = arith.minui %rest, %ccols : index
         %n32 = arith.index_cast %n : index to i32
+        %first = arith.cmpi eq, %k, %c0 : index
+        %lo = arith.select %first, %skew, %c0 : index
+        %lo32 = arith.index_cast %lo : index to i32
         tile.copy %X[%r0, %col0] -> %x : memref<?x?x!tile.param<"T">> -> !tile.fragment<?x?xf32>
         tile.parallel outs(%x : !tile.fragment<?x?xf32>) attributes {
             indexing_maps = [affine_map<(i, j) -> (i, j)>]} {
         ^bb0(%v: f32):
           %j = tile.index 1
           %j32 = arith.index_cast %j : index to i32
-          %in = arith.cmpi slt, %j32, %n32 : i32
+          %below = arith.cmpi slt, %j32, %n32 : i32
+          %above = arith.cmpi sge, %j32, %lo32 : i32
+          %in = arith.andi %below, %above : i1
           %w = arith.select %in, %v, %ninf : f32
           tile.yield %w : f32
         }
@@ -101,7 +116,8 @@ module {
         tile.yield %inv : f32
       }
       tile.pipelined %k = %c0 to %chunks step %c1 num_stages 1 {
-        %col0 = arith.muli %k, %ccols : index
+        %k0 = arith.muli %k, %ccols : index
+        %col0 = arith.subi %k0, %skew : index
         tile.copy %X[%r0, %col0] -> %x : memref<?x?x!tile.param<"T">> -> !tile.fragment<?x?xf32>
         tile.parallel ins(%m, %s : !tile.fragment<?xf32>, !tile.fragment<?xf32>)
             outs(%x : !tile.fragment<?x?xf32>) attributes {indexing_maps = [

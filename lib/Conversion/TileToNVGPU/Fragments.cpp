@@ -105,23 +105,34 @@ LogicalResult KernelLowering::lowerGlobalCopy(
     leadIndices.push_back(map.lookup(offsets[d]));
 
   int64_t v = vectorWidth(layout, gType.getIntOrFloatBitWidth() / 8);
-  // A vector access also needs the memref's rows and the tile's column
-  // origin to be multiples of the vector (uniform over the block).
+  // A vector access also needs every row of the tile to start on a
+  // multiple of the vector (the memref's base is 16-byte aligned): the
+  // tile's first element, as a linear offset, and, when the tile spans
+  // several rows, the strides between them. Uniform over the block. A tile
+  // of one row of a memref whose rows are not multiples of the vector (a
+  // softmax row of 50257) is aligned when the kernel starts it on a
+  // multiple, even before the row (those columns are masked). `v` is a
+  // power of two, so `& (v - 1)` is the remainder of negative offsets too.
   Value aligned;
   if (v > 1) {
-    Value col0 = map.lookup(offsets.back());
-    aligned = arith::CmpIOp::create(
-        b, l, arith::CmpIPredicate::eq,
-        arith::RemUIOp::create(b, l, col0, index(v)), index(0));
-    if (memType.getRank() > 1) {
-      auto meta = memref::ExtractStridedMetadataOp::create(b, l, view);
-      Value rowStride = meta.getStrides()[memType.getRank() - 2];
-      aligned = arith::AndIOp::create(
-          b, l, aligned,
-          arith::CmpIOp::create(
-              b, l, arith::CmpIPredicate::eq,
-              arith::RemUIOp::create(b, l, rowStride, index(v)), index(0)));
-    }
+    auto meta = memref::ExtractStridedMetadataOp::create(b, l, view);
+    Value mask = index(v - 1);
+    auto isMultiple = [&](Value x) {
+      return arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                   arith::AndIOp::create(b, l, x, mask),
+                                   index(0));
+    };
+    Value first = meta.getOffset();
+    for (int64_t d = 0; d < memType.getRank(); ++d)
+      first = arith::AddIOp::create(
+          b, l, first,
+          arith::MulIOp::create(b, l, map.lookup(offsets[d]),
+                                meta.getStrides()[d]));
+    aligned = isMultiple(first);
+    for (int64_t d = 0; d + 1 < rank; ++d)
+      if (layout.shape[d] > 1)
+        aligned = arith::AndIOp::create(
+            b, l, aligned, isMultiple(meta.getStrides()[lead + d]));
   }
 
   auto indicesAt = [&](const SmallVector<Value> &coord) {

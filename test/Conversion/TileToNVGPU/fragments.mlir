@@ -8,6 +8,15 @@
 // CHECK-SAME: known_block_size = array<i32: 256, 1, 1>
 // CHECK: memref.alloca() : memref<8xf32>
 // CHECK: memref.alloca() : memref<1xf32>
+// Alignment: the tile's first element (the memref's offset + row * row
+// stride) must be a multiple of the 8-element vector; a tile of one row
+// asks nothing of the row stride (rows of any length start aligned when the
+// kernel starts the tile on a multiple).
+// CHECK: %{{.*}}, %[[OFF:.*]], %{{.*}}:2, %[[STR:.*]]:2 = memref.extract_strided_metadata
+// CHECK: %[[AT:.*]] = arith.muli %block_id_x, %[[STR]]#0 : index
+// CHECK: arith.addi %[[OFF]], %[[AT]] : index
+// CHECK: arith.andi %{{.*}}, %c7 : index
+// CHECK-NOT: arith.andi %[[STR]]#0
 // Load: a whole aligned run is one vector load, else element by element.
 // Bounds are tested as `-coordinate <= register offset < dim - coordinate`
 // with the thread's coordinate, two values per dimension, so no per-element
@@ -109,6 +118,10 @@ tile.kernel @bf16_to_f16(%X: memref<?x?xbf16>, %Y: memref<?x?xf16>) grid [1] thr
 // emitted with that store, a register group at a time: each pair of
 // results is stored before the next pair is computed.
 // CHECK-LABEL: gpu.func @epilogue
+// A tile of 64 rows stores pairs only when the row stride keeps every row
+// aligned too.
+// CHECK: %{{.*}}, %{{.*}}, %{{.*}}:2, %[[STR:.*]]:2 = memref.extract_strided_metadata
+// CHECK: arith.andi %[[STR]]#0, %c1{{.*}} : index
 // CHECK: "tanh.approx.f32 $0, $1;"
 // CHECK: "tanh.approx.f32 $0, $1;"
 // CHECK: vector.store {{.*}} vector<2xf16>
