@@ -23,6 +23,7 @@ from .info import (GridRule, KernelDesc, KernelInfo, ParamDesc, dtype_size,
 from .runtime import (DeviceBuffer, DeviceInfo, Event, Kernel,
                       KernelAttributes, MemRef, Module, PreparedLaunch,
                       Runtime, Stream, device_count)
+from .tune import TuneError, TuneResult, tune, tuned_kernel
 
 __all__ = [
     # Compiling and kernel info (host only).
@@ -32,6 +33,8 @@ __all__ = [
     "Runtime", "Module", "Kernel", "PreparedLaunch", "KernelAttributes",
     "MemRef", "DeviceBuffer", "DeviceInfo", "Stream", "Event",
     "device_count",
+    # Tuning.
+    "tune", "tuned_kernel", "TuneResult", "TuneError",
     # Errors.
     "TileError", "LibraryNotFoundError", "CompileError", "RuntimeCallError",
     "NoDriverError", "NoDeviceError", "CudaError", "InvalidArgumentError",

@@ -35,6 +35,7 @@ from . import errors
 
 CAPI_LIBRARY = "libTileCAPI.so"
 RT_LIBRARY = "libtile_rt.so"
+TUNE_LIBRARY = "libtile_tune.so"
 
 _REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -441,3 +442,52 @@ def check(status: int) -> None:
     name = (lib.tile_rt_status_name(status) or b"UNKNOWN").decode()
     cls = _STATUS_ERRORS.get(status, errors.RuntimeCallError)
     raise cls(status, name, message)
+
+
+# ===--------------------------------------------------------------------=== #
+# The tuner (include/tile-tune/tile_tune.h)
+# ===--------------------------------------------------------------------=== #
+
+TILE_TUNE_OK = 0
+TILE_TUNE_FAILED = 1
+TILE_TUNE_MISS = 2
+
+
+class tile_tune_options(Structure):
+    _fields_ = [("source_path", c_char_p), ("kernel", c_char_p),
+                ("op", c_char_p), ("m", c_int64), ("n", c_int64),
+                ("k", c_int64), ("gelu_erf", c_int),
+                ("params", _p(c_char_p)), ("nparams", c_int),
+                ("axes", _p(c_char_p)), ("naxes", c_int),
+                ("cache_dir", c_char_p), ("no_cache", c_int),
+                ("retune", c_int), ("lookup_only", c_int),
+                ("compile_only", c_int), ("jobs", c_int),
+                ("compile_timeout_s", c_double),
+                ("max_spill_bytes", c_int64), ("early_stop", c_double),
+                ("iters", c_int), ("warmup", c_int), ("seed", c_uint64),
+                ("timeout_s", c_double), ("smem_limit", c_int64),
+                ("threads_limit", c_int64), ("verbose", c_int),
+                ("quiet", c_int)]
+
+
+class tile_tune_result(Structure):
+    _fields_ = [("best", ctypes.c_char * 1024), ("best_ms", c_double),
+                ("from_cache", c_int), ("seconds", c_double),
+                ("key", ctypes.c_char * 65), ("image", c_void_p),
+                ("image_size", c_size_t), ("kinfo", c_void_p),
+                ("kinfo_size", c_size_t)]
+
+
+_TUNE = [
+    ("tile_tune_options_init", None, [_p(tile_tune_options)]),
+    ("tile_tune_run", c_int,
+     [_p(tile_tune_options), _vp, _p(tile_tune_result)]),
+    ("tile_tune_result_free", None, [_p(tile_tune_result)]),
+]
+
+
+def tune() -> ctypes.CDLL:
+    """libtile_tune.so, loaded and declared (after the runtime, so that both
+    share one libtile_rt.so)."""
+    rt()
+    return _get(TUNE_LIBRARY, lambda lib: _declare(lib, _TUNE))

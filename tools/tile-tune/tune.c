@@ -10,6 +10,7 @@
 
 #include "tune_internal.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,15 @@ void tune_request_init(tune_request *r) {
   r->warmup = 3;
   r->seed = 1;
   r->timeout_s = 10.0;
+}
+
+void tune_say(const tune_request *r, const char *fmt, ...) {
+  if (r->quiet)
+    return;
+  va_list args;
+  va_start(args, fmt);
+  vprintf(fmt, args);
+  va_end(args);
 }
 
 void tune_progress(const tune_request *r, const char *what, int done,
@@ -50,16 +60,18 @@ static void count_verdicts(const tune_space *s, int counts[]) {
 }
 
 /* ", 3 constraint, 2 shared-memory" for the verdicts in [from, to]. */
-static void print_counts(const int counts[], int from, int to) {
+static void print_counts(const tune_request *r, const int counts[], int from,
+                         int to) {
   for (int v = from; v <= to; ++v)
     if (counts[v])
-      printf(", %d %s", counts[v], tune_verdict_name((tune_verdict)v));
+      tune_say(r, ", %d %s", counts[v], tune_verdict_name((tune_verdict)v));
 }
 
-static void print_dropped(const tune_space *s, int from, int to) {
+static void print_dropped(const tune_request *r, const tune_space *s, int from,
+                          int to) {
   for (int i = 0; i < s->n; ++i)
     if ((int)s->c[i].verdict >= from && (int)s->c[i].verdict <= to)
-      printf("  %-15s %s: %s\n", tune_verdict_name(s->c[i].verdict),
+      tune_say(r, "  %-15s %s: %s\n", tune_verdict_name(s->c[i].verdict),
              s->c[i].config, s->c[i].message);
 }
 
@@ -70,8 +82,8 @@ static int by_time(const void *a, const void *b) {
 }
 
 /* The measured candidates, fastest first, at most `rows`. */
-static void print_table(const tune_space *s, double work, const char *unit,
-                        int rows) {
+static void print_table(const tune_request *r, const tune_space *s,
+                        double work, const char *unit, int rows) {
   tune_candidate **sorted = malloc((size_t)(s->n ? s->n : 1) * sizeof *sorted);
   if (!sorted)
     return;
@@ -80,12 +92,12 @@ static void print_table(const tune_space *s, double work, const char *unit,
     if (s->c[i].verdict == TUNE_MEASURED)
       sorted[n++] = &s->c[i];
   qsort(sorted, (size_t)n, sizeof *sorted, by_time);
-  printf("%-4s %-48s %10s %9s %5s %6s %8s %9s\n", "rank", "configuration",
+  tune_say(r, "%-4s %-48s %10s %9s %5s %6s %8s %9s\n", "rank", "configuration",
          "median ms", unit, "regs", "spills", "smem KiB", "rel_err");
   for (int i = 0; i < n && i < rows; ++i) {
     const tune_candidate *c = sorted[i];
     double rate = work / (c->ms * 1e-3) / 1e12;
-    printf("%-4d %-48s %10.4f %9.1f %5d %6d %8.1f %9.2e\n", i + 1, c->config,
+    tune_say(r, "%-4d %-48s %10.4f %9.1f %5d %6d %8.1f %9.2e\n", i + 1, c->config,
            c->ms, rate, c->registers, c->spill_bytes, (double)c->smem / 1024,
            c->rel_err);
   }
@@ -129,10 +141,15 @@ int tune_run(const tune_request *r, tile_rt_context *ctx, tune_result *out) {
   if (!req.no_cache && !req.retune && !req.compile_only &&
       tune_cache_load(&req, &s, devp, out)) {
     out->seconds = tool_now() - start;
-    printf("tuned %s for %s from the cache in %.1f ms: %s (%.4f ms)\n",
+    tune_say(r, "tuned %s for %s from the cache in %.1f ms: %s (%.4f ms)\n",
            r->kernel, r->op, out->seconds * 1e3, out->best, out->best_ms);
     tune_space_free(&s);
     return 0;
+  }
+
+  if (req.lookup_only) {
+    rc = TUNE_MISS;
+    goto done;
   }
 
   /* The space, and what is dropped before compiling. */
@@ -141,24 +158,24 @@ int tune_run(const tune_request *r, tile_rt_context *ctx, tune_result *out) {
   int counts[TUNE_NUM_VERDICTS];
   count_verdicts(&s, counts);
   const char *axes = s.space_text.data;
-  printf("space of %s: %d configurations over", r->kernel, s.n);
+  tune_say(r, "space of %s: %d configurations over", r->kernel, s.n);
   for (const char *line = axes; line && *line;) {
     const char *end = strchr(line, '\n');
     if (strncmp(line, "axis ", 5) == 0)
-      printf(" %.*s", (int)((end ? end : line + strlen(line)) - line - 5),
+      tune_say(r, " %.*s", (int)((end ? end : line + strlen(line)) - line - 5),
              line + 5);
     line = end ? end + 1 : NULL;
   }
-  printf("\ndropped before compiling: %d", s.n - counts[TUNE_VIABLE]);
-  print_counts(counts, TUNE_CONSTRAINT, TUNE_THREADS);
+  tune_say(r, "\ndropped before compiling: %d", s.n - counts[TUNE_VIABLE]);
+  print_counts(&req, counts, TUNE_CONSTRAINT, TUNE_THREADS);
   if (req.smem_limit > 0)
-    printf(" (limits: %lld bytes of shared memory, %lld threads)\n",
+    tune_say(r, " (limits: %lld bytes of shared memory, %lld threads)\n",
            (long long)req.smem_limit,
            (long long)(req.threads_limit > 0 ? req.threads_limit : 1024));
   else
-    printf(" (limits: sm_90a's)\n");
+    tune_say(r, " (limits: sm_90a's)\n");
   if (req.verbose)
-    print_dropped(&s, TUNE_CONSTRAINT, TUNE_THREADS);
+    print_dropped(&req, &s, TUNE_CONSTRAINT, TUNE_THREADS);
   if (counts[TUNE_VIABLE] == 0) {
     tool_fail("no configuration of %s fits", r->kernel);
     goto done;
@@ -172,16 +189,16 @@ int tune_run(const tune_request *r, tile_rt_context *ctx, tune_result *out) {
   int hits = 0;
   for (int i = 0; i < s.n; ++i)
     hits += s.c[i].compile_cache_hit && s.c[i].verdict >= TUNE_SPILLS;
-  printf("compiled %d of %d in %.1f s (%d from the compile cache)",
+  tune_say(r, "compiled %d of %d in %.1f s (%d from the compile cache)",
          counts[TUNE_COMPILED] + counts[TUNE_SPILLS], counts[TUNE_VIABLE] +
          counts[TUNE_COMPILED] + counts[TUNE_SPILLS] +
          counts[TUNE_COMPILE_ERROR] + counts[TUNE_COMPILE_TIMEOUT],
          tool_now() - t0, hits);
-  print_counts(counts, TUNE_COMPILE_ERROR, TUNE_SPILLS);
-  printf("\n");
-  print_dropped(&s, TUNE_COMPILE_ERROR, TUNE_COMPILE_TIMEOUT);
+  print_counts(&req, counts, TUNE_COMPILE_ERROR, TUNE_SPILLS);
+  tune_say(r, "\n");
+  print_dropped(&req, &s, TUNE_COMPILE_ERROR, TUNE_COMPILE_TIMEOUT);
   if (req.verbose)
-    print_dropped(&s, TUNE_SPILLS, TUNE_SPILLS);
+    print_dropped(&req, &s, TUNE_SPILLS, TUNE_SPILLS);
   if (req.compile_only) {
     rc = 0;
     goto done;
@@ -198,10 +215,10 @@ int tune_run(const tune_request *r, tile_rt_context *ctx, tune_result *out) {
   if (tune_measure_all(&s, &req, ctx, &work, &unit) != 0)
     goto done;
   count_verdicts(&s, counts);
-  printf("measured %d in %.1f s", counts[TUNE_MEASURED], tool_now() - t0);
-  print_counts(counts, TUNE_LAUNCH_ERROR, TUNE_EARLY_STOP);
-  printf("\n");
-  print_dropped(&s, TUNE_LAUNCH_ERROR, TUNE_WRONG);
+  tune_say(r, "measured %d in %.1f s", counts[TUNE_MEASURED], tool_now() - t0);
+  print_counts(&req, counts, TUNE_LAUNCH_ERROR, TUNE_EARLY_STOP);
+  tune_say(r, "\n");
+  print_dropped(&req, &s, TUNE_LAUNCH_ERROR, TUNE_WRONG);
   tune_candidate *best = NULL;
   for (int i = 0; i < s.n; ++i)
     if (s.c[i].verdict == TUNE_MEASURED && (!best || s.c[i].ms < best->ms))
@@ -218,8 +235,8 @@ int tune_run(const tune_request *r, tile_rt_context *ctx, tune_result *out) {
   rc = 0;
   if (!req.no_cache)
     tune_cache_store(&req, &s, devp, best, out);
-  print_table(&s, work, unit, 10);
-  printf("tuned %s for %s in %.1f s: %s (%.4f ms)\n", r->kernel, r->op,
+  print_table(&req, &s, work, unit, 10);
+  tune_say(r, "tuned %s for %s in %.1f s: %s (%.4f ms)\n", r->kernel, r->op,
          out->seconds, out->best, out->best_ms);
 done:
   tune_space_free(&s);

@@ -18,6 +18,9 @@
 
 #define TUNE_MAX_LIST 64
 
+/// tune_run's result with lookup_only when the cache has no answer.
+#define TUNE_MISS 2
+
 /// What to tune, and how.
 typedef struct tune_request {
   const char *mlir_path; ///< The kernel source.
@@ -45,6 +48,8 @@ typedef struct tune_request {
   int64_t smem_limit, threads_limit;
   int compile_only; ///< No GPU: enumerate and compile only.
   int verbose;      ///< Print every dropped configuration and timing.
+  int quiet;        ///< Print nothing on stdout (errors still go to stderr).
+  int lookup_only;  ///< Only read the tuning cache: a miss is not tuned.
   int progress;     ///< A progress bar on stderr.
 } tune_request;
 
@@ -67,8 +72,8 @@ void tune_result_free(tune_result *r);
 
 /// Tunes (or reads the cached answer) for `r`, on GPU context `ctx` (may be
 /// NULL with compile_only). Prints a summary and the final table on stdout,
-/// progress on stderr. Returns 0, or 1 after printing why nothing could be
-/// chosen.
+/// progress on stderr. Returns 0; TUNE_MISS with lookup_only when nothing
+/// is cached; or 1 after printing why nothing could be chosen.
 struct tile_rt_context;
 int tune_run(const tune_request *r, struct tile_rt_context *ctx,
              tune_result *out);

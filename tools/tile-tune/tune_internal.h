@@ -83,6 +83,10 @@ int tune_space_enumerate(tune_space *s, const tune_request *r,
                          int64_t smem_limit, int64_t threads_limit);
 void tune_space_free(tune_space *s);
 
+/// printf on stdout, unless the request is quiet.
+void tune_say(const tune_request *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
 /// A progress bar on stderr, "what [####    ] done/total", when asked for
 /// and stderr is a terminal.
 void tune_progress(const tune_request *r, const char *what, int done,

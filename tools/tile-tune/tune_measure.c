@@ -108,7 +108,7 @@ int tune_measure_all(tune_space *s, const tune_request *r,
     if (c->verdict == TUNE_MEASURED && (best == 0 || c->ms < best))
       best = c->ms;
     if (r->verbose)
-      printf("  %-12s %s%s%s\n", tune_verdict_name(c->verdict), c->config,
+      tune_say(r, "  %-12s %s%s%s\n", tune_verdict_name(c->verdict), c->config,
              c->message[0] ? ": " : "", c->message);
     tune_progress(r, "measuring", ++done, total);
   }

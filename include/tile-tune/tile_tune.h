@@ -1,0 +1,85 @@
+/*===- tile_tune.h - The autotuner's C API (libtile_tune.so) -----*- C -*-===*
+ *
+ * Tunes a parametric kernel's schedule for one problem on one GPU, or reads
+ * the answer from the tuning cache: the same tuner as tile-tune
+ * (docs/Tuning.md). Links libTileCAPI.so (compiling) and libtile_rt.so
+ * (running); the context comes from the caller's runtime.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef TILE_TUNE_TILE_TUNE_H
+#define TILE_TUNE_TILE_TUNE_H
+
+#include "tile-rt/tile_rt.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// What to tune, and how. Strings are borrowed for the call.
+typedef struct tile_tune_options {
+  const char *source_path; ///< The kernel source (.mlir).
+  const char *kernel;      ///< A parametric kernel or an instance of it.
+  const char *op;          ///< "gemm", "gemm_bias_gelu" or "softmax".
+  int64_t m, n, k;         ///< The problem (k unused by softmax).
+  int gelu_erf;            ///< gemm_bias_gelu: the erf form (else tanh).
+  /// NAME=VALUE bindings fixed for every configuration.
+  const char *const *params;
+  int nparams;
+  /// NAME=V1,V2,... replacing or adding an axis of the space.
+  const char *const *axes;
+  int naxes;
+  const char *cache_dir; ///< NULL: the default directory.
+  int no_cache;          ///< Neither read nor write any cache.
+  int retune;            ///< Tune even when the answer is cached.
+  int lookup_only;       ///< Only read the cache (TILE_TUNE_MISS if absent).
+  int compile_only;      ///< No GPU: enumerate and compile, choose nothing.
+  int jobs;              ///< Compilations at once (0: every CPU).
+  double compile_timeout_s;
+  int64_t max_spill_bytes; ///< Drop configurations spilling more (<0: keep).
+  double early_stop;
+  int iters, warmup;
+  uint64_t seed;
+  double timeout_s;               ///< Longest wait for one launch.
+  int64_t smem_limit, threads_limit; ///< 0: the device's.
+  int verbose; ///< Print each dropped configuration and timing.
+  int quiet;   ///< Print nothing on stdout (errors still go to stderr).
+} tile_tune_options;
+
+/// The defaults of tile-tune.
+void tile_tune_options_init(tile_tune_options *options);
+
+/// What tuning chose. The buffers are owned: tile_tune_result_free.
+typedef struct tile_tune_result {
+  char best[1024]; ///< The best configuration, `NAME=VALUE ...`.
+  double best_ms;  ///< Its median time.
+  int from_cache;  ///< Read from the tuning cache.
+  double seconds;  ///< The call's wall time.
+  char key[65];    ///< The tuning cache key.
+  void *image;     ///< The best's cubin.
+  size_t image_size;
+  char *kinfo; ///< Its kernel info (docs/KernelABI.md).
+  size_t kinfo_size;
+} tile_tune_result;
+
+#define TILE_TUNE_OK 0
+#define TILE_TUNE_FAILED 1 ///< Why is printed on stderr.
+#define TILE_TUNE_MISS 2   ///< lookup_only, and the cache has no answer.
+
+/// Tunes (or reads the cached answer for) `options` on `ctx` (NULL only
+/// with compile_only). Returns TILE_TUNE_OK, TILE_TUNE_FAILED or
+/// TILE_TUNE_MISS.
+int tile_tune_run(const tile_tune_options *options, tile_rt_context *ctx,
+                  tile_tune_result *result);
+
+/// Frees the result's buffers (NULL is a no-op).
+void tile_tune_result_free(tile_tune_result *result);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TILE_TUNE_TILE_TUNE_H */

@@ -1,0 +1,158 @@
+"""The autotuner from Python: libtile_tune.so (include/tile-tune/tile_tune.h).
+
+    import tile_mlir
+    with tile_mlir.Runtime(0) as rt:
+        r = tile_mlir.tune("kernels/gemm.mlir", "gemm_f16", "gemm",
+                           (4096, 4096, 4096), runtime=rt)
+        print(r.config, r.ms, r.from_cache)
+        gemm = rt.load(r.compiled).kernel("gemm_f16")
+
+        # Given tensors: the cached best for their shapes; on a miss, tune
+        # (on_miss="tune") or take the kernel's defaults (on_miss="default").
+        k = tile_mlir.tuned_kernel(rt, "kernels/gemm.mlir", "gemm_f16",
+                                   "gemm", a, b, c, on_miss="default")
+        k.launch(a, b, c)
+
+The tuner, its cache and its key are tile-tune's (docs/Tuning.md).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Mapping, Sequence
+
+from . import _ffi
+from .compiler import Compiled, compile as _compile
+from .errors import TileError
+
+OPS = ("gemm", "gemm_bias_gelu", "softmax")
+
+
+class TuneError(TileError):
+    """Tuning could not choose a configuration (why is on stderr)."""
+
+
+@dataclass(frozen=True)
+class TuneResult:
+    """What tuning chose for one problem."""
+    config: str             # "BK=64 BM=128 ..."
+    ms: float               # its median time
+    from_cache: bool
+    seconds: float          # the call's wall time
+    key: str                # the tuning cache key
+    compiled: Compiled      # the best configuration's cubin and kernel info
+
+    @property
+    def bindings(self) -> dict[str, int | bool]:
+        """The configuration as parameter bindings."""
+        out: dict[str, int | bool] = {}
+        for item in self.config.split():
+            name, _, value = item.partition("=")
+            out[name] = (value == "true" if value in ("true", "false")
+                         else int(value))
+        return out
+
+
+def _strings(items) -> tuple[ctypes.Array, int, list[bytes]]:
+    keep = [s.encode() for s in items]
+    arr = (ctypes.c_char_p * max(len(keep), 1))(*keep)
+    return arr, len(keep), keep
+
+
+def tune(source: str | os.PathLike, kernel: str, op: str,
+         shape: Sequence[int], *, runtime=None,
+         params: Mapping[str, object] | None = None,
+         space: Mapping[str, Sequence[object]] | None = None,
+         gelu: str = "tanh", cache_dir: str | os.PathLike | None = None,
+         no_cache: bool = False, retune: bool = False,
+         lookup_only: bool = False, compile_only: bool = False,
+         jobs: int = 0, verbose: bool = False,
+         quiet: bool = True) -> TuneResult | None:
+    """Tunes `kernel` of `source` for `op` at `shape` ((M, N, K) for the
+    gemms, (M, N) for softmax) on `runtime`'s GPU, or reads the cached
+    answer. `params` fixes parameters, `space` replaces or adds an axis
+    (name -> values). With `lookup_only`, a miss returns None instead of
+    tuning. With `compile_only` (no runtime needed) the space is filtered
+    and compiled, nothing is chosen, and None is returned."""
+    if op not in OPS:
+        raise ValueError(f"op must be one of {OPS}, got {op!r}")
+    want = 2 if op == "softmax" else 3
+    if len(shape) != want:
+        raise ValueError(f"{op} takes a shape of {want} sizes, got {shape}")
+    if runtime is None and not compile_only:
+        raise ValueError("tuning measures on a GPU: pass runtime=")
+    if gelu not in ("tanh", "erf"):
+        raise ValueError(f"gelu is 'tanh' or 'erf', got {gelu!r}")
+    lib = _ffi.tune()
+    o = _ffi.tile_tune_options()
+    lib.tile_tune_options_init(ctypes.byref(o))
+    src = str(Path(source)).encode()
+    names = (kernel.encode(), op.encode())
+    o.source_path, o.kernel, o.op = src, names[0], names[1]
+    o.m, o.n = int(shape[0]), int(shape[1])
+    o.k = int(shape[2]) if want == 3 else 0
+    o.gelu_erf = int(gelu == "erf")
+
+    def text(v):
+        return ("true" if v else "false") if isinstance(v, bool) else str(v)
+    bindings = [f"{k}={text(v)}" for k, v in (params or {}).items()]
+    axes = [f"{k}=" + ",".join(text(v) for v in vs)
+            for k, vs in (space or {}).items()]
+    o.params, o.nparams, keep_p = _strings(bindings)
+    o.axes, o.naxes, keep_a = _strings(axes)
+    cache = str(cache_dir).encode() if cache_dir is not None else None
+    o.cache_dir = cache
+    o.no_cache, o.retune = int(no_cache), int(retune)
+    o.lookup_only, o.compile_only = int(lookup_only), int(compile_only)
+    o.jobs, o.verbose, o.quiet = jobs, int(verbose), int(quiet)
+
+    ctx = runtime._handle() if runtime is not None else None
+    res = _ffi.tile_tune_result()
+    rc = lib.tile_tune_run(ctypes.byref(o), ctx, ctypes.byref(res))
+    del keep_p, keep_a
+    try:
+        if rc == _ffi.TILE_TUNE_MISS or (rc == _ffi.TILE_TUNE_OK and
+                                         compile_only):
+            return None
+        if rc != _ffi.TILE_TUNE_OK:
+            raise TuneError(f"tuning {kernel} of {source} for {op} "
+                            f"{tuple(shape)} failed (see stderr)")
+        image = ctypes.string_at(res.image, res.image_size)
+        kinfo = ctypes.string_at(res.kinfo, res.kinfo_size).decode()
+        return TuneResult(res.best.decode(), res.best_ms,
+                          bool(res.from_cache), res.seconds,
+                          res.key.decode(), Compiled(image, kinfo, "cubin"))
+    finally:
+        lib.tile_tune_result_free(ctypes.byref(res))
+
+
+def problem_shape(op: str, *tensors) -> tuple[int, ...]:
+    """The problem of `op` from its arguments (anything with `.shape`):
+    gemm (A [M,K], B [K,N], C), gemm_bias_gelu (A, B, bias, C), softmax
+    (X [M,N], Y)."""
+    if op == "softmax":
+        m, n = tensors[0].shape
+        return (int(m), int(n))
+    (m, k), (_, n) = tensors[0].shape, tensors[1].shape
+    return (int(m), int(n), int(k))
+
+
+def tuned_kernel(runtime, source: str | os.PathLike, kernel: str, op: str,
+                 *tensors, on_miss: str = "tune", **tune_options):
+    """The kernel to launch on `tensors`: the tuned configuration for their
+    shapes from the cache; on a miss, tuned now (`on_miss="tune"`) or the
+    kernel's defaults (`on_miss="default"`). `tune_options` go to tune()."""
+    if on_miss not in ("tune", "default"):
+        raise ValueError(f"on_miss is 'tune' or 'default', got {on_miss!r}")
+    shape = problem_shape(op, *tensors)
+    result = tune(source, kernel, op, shape, runtime=runtime,
+                  lookup_only=on_miss == "default", **tune_options)
+    if result is None:
+        compiled = _compile(Path(source), kernels=[kernel],
+                            params=tune_options.get("params"))
+    else:
+        compiled = result.compiled
+    return runtime.load(compiled).kernel(kernel)

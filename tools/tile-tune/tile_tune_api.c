@@ -1,0 +1,93 @@
+/*===- tile_tune_api.c - The autotuner's C API ----------------------------===*
+ *
+ * include/tile-tune/tile_tune.h over tune_run (tune.h).
+ *
+ *===----------------------------------------------------------------------===*/
+
+#include "tile-tune/tile_tune.h"
+#include "tune.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void tile_tune_options_init(tile_tune_options *o) {
+  tune_request r;
+  tune_request_init(&r);
+  memset(o, 0, sizeof *o);
+  o->compile_timeout_s = r.compile_timeout_s;
+  o->max_spill_bytes = r.max_spill_bytes;
+  o->early_stop = r.early_stop;
+  o->iters = r.iters;
+  o->warmup = r.warmup;
+  o->seed = r.seed;
+  o->timeout_s = r.timeout_s;
+}
+
+int tile_tune_run(const tile_tune_options *o, tile_rt_context *ctx,
+                  tile_tune_result *out) {
+  if (!o || !out || !o->source_path || !o->kernel || !o->op ||
+      o->nparams > TUNE_MAX_LIST || o->naxes > TUNE_MAX_LIST ||
+      o->nparams < 0 || o->naxes < 0)
+    return tool_fail("tile_tune_run: missing or bad options"),
+           TILE_TUNE_FAILED;
+  memset(out, 0, sizeof *out);
+  tune_request r;
+  tune_request_init(&r);
+  r.mlir_path = o->source_path;
+  r.kernel = o->kernel;
+  r.op = o->op;
+  r.m = o->m;
+  r.n = o->n;
+  r.k = o->k;
+  r.gelu_erf = o->gelu_erf;
+  for (int i = 0; i < o->nparams; ++i)
+    r.params[r.nparams++] = o->params[i];
+  for (int i = 0; i < o->naxes; ++i)
+    r.axes[r.naxes++] = o->axes[i];
+  r.cache_dir = o->cache_dir;
+  r.no_cache = o->no_cache;
+  r.retune = o->retune;
+  r.lookup_only = o->lookup_only;
+  r.compile_only = o->compile_only;
+  r.jobs = o->jobs;
+  r.compile_timeout_s = o->compile_timeout_s;
+  r.max_spill_bytes = o->max_spill_bytes;
+  r.early_stop = o->early_stop;
+  r.iters = o->iters;
+  r.warmup = o->warmup;
+  r.seed = o->seed;
+  r.timeout_s = o->timeout_s;
+  r.smem_limit = o->smem_limit;
+  r.threads_limit = o->threads_limit;
+  r.verbose = o->verbose;
+  r.quiet = o->quiet;
+  tune_result res;
+  int rc = tune_run(&r, (struct tile_rt_context *)ctx, &res);
+  if (rc == 0) {
+    memcpy(out->best, res.best, sizeof out->best);
+    out->best_ms = res.best_ms;
+    out->from_cache = res.from_cache;
+    memcpy(out->key, res.key, sizeof out->key);
+    /* Moved: the buffers are malloc'd. */
+    out->image = res.image.data;
+    out->image_size = res.image.size;
+    out->kinfo = res.kinfo.data;
+    out->kinfo_size = res.kinfo.size;
+    res.image.data = res.kinfo.data = NULL;
+  }
+  out->seconds = res.seconds;
+  tune_result_free(&res);
+  return rc == 0 ? TILE_TUNE_OK
+         : rc == TUNE_MISS ? TILE_TUNE_MISS
+                           : TILE_TUNE_FAILED;
+}
+
+void tile_tune_result_free(tile_tune_result *r) {
+  if (!r)
+    return;
+  free(r->image);
+  free(r->kinfo);
+  r->image = NULL;
+  r->kinfo = NULL;
+  r->image_size = r->kinfo_size = 0;
+}
