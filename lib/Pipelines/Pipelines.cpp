@@ -21,6 +21,7 @@ void tile::buildTileToBinaryPipeline(OpPassManager &pm,
                                      BinaryFormat format) {
   ConvertTileToNVGPUOptions tileOptions;
   tileOptions.chip = options.chip;
+  tileOptions.features = options.features;
   buildTileResourcesPipeline(pm, options);
   pm.addPass(createConvertTileToNVGPU(tileOptions));
   std::string upstream = llvm::formatv(

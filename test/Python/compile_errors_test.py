@@ -33,3 +33,7 @@ try:
 except TypeError as e:
     print("TypeError:", e)
 attempt("does not lower: unsupported chip", kernel, chip="sm_80")
+# A PTX ISA the chip cannot use: LLVM would end the process; it is refused
+# before LLVM sees it.
+attempt("features too old for the chip", kernel, features="+ptx60")
+print("still running")

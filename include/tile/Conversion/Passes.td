@@ -35,6 +35,10 @@ def ConvertTileToNVGPU : Pass<"convert-tile-to-nvgpu", "ModuleOp"> {
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
            "The target chip; only sm_90a is supported so far">,
+    Option<"features", "features", "std::string", /*default=*/"\"+ptx80\"",
+           "The PTX features the binary will be built with: `+ptxNN`, "
+           "checked against the chip here (LLVM would exit on a version "
+           "the chip cannot use)">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",

@@ -20,9 +20,35 @@ using namespace mlir::tile;
 
 static int64_t bytesOf(Type t) { return t.getIntOrFloatBitWidth() / 8; }
 
+/// Sizes are planned in bytes: an element narrower than a byte (i1, i4,
+/// f4) has none, and would divide by zero.
+static LogicalResult checkElementBytes(KernelOp kernel) {
+  auto wholeBytes = [](Type t) {
+    return t.isIndex() ||
+           (t.isIntOrFloat() && t.getIntOrFloatBitWidth() % 8 == 0);
+  };
+  for (auto [i, arg] : llvm::enumerate(kernel.getBodyBlock().getArguments()))
+    if (auto m = dyn_cast<MemRefType>(arg.getType());
+        m && !wholeBytes(m.getElementType()))
+      return kernel.emitOpError("argument #")
+             << i << ": sm_90a lowers memrefs of whole-byte elements, got "
+             << m.getElementType();
+  WalkResult walk = kernel.walk([&](Operation *op) {
+    if (!isa<AllocSharedOp, AllocFragmentOp>(op))
+      return WalkResult::advance();
+    Type element = cast<ShapedType>(op->getResult(0).getType()).getElementType();
+    if (wholeBytes(element))
+      return WalkResult::advance();
+    op->emitOpError("sm_90a lowers tiles of whole-byte elements, got ")
+        << element;
+    return WalkResult::interrupt();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 LogicalResult KernelLowering::plan(int64_t limit) {
   sharedLimit = limit;
-  if (failed(planRegions()) || failed(planSharedTiles()) ||
+  if (failed(checkElementBytes(kernel)) || failed(planRegions()) || failed(planSharedTiles()) ||
       failed(planGemms()) || failed(planFragments()))
     return failure();
   return success();

@@ -50,6 +50,9 @@ constexpr int64_t kTmaMaxBoxDim = 256;
 /// aligned dynamic part still fits.
 constexpr int64_t kMaxDynamicSharedBytes = 227 * 1024 - 1024;
 
+/// The oldest PTX ISA (as in +ptx80) that has sm_90a, wgmma and TMA.
+constexpr unsigned kMinPtxVersion = 80;
+
 /// Registers one thread may use (ptxas's limit on sm_90).
 constexpr int64_t kMaxRegistersPerThread = 255;
 

@@ -308,6 +308,28 @@ std::string KernelLowering::kernelInfo() {
   return s;
 }
 
+/// Why PTX `features` cannot build sm_90a code, or nothing: a
+/// comma-separated list of `+ptxNN`, the PTX ISA at least 8.0 (wgmma, TMA
+/// and sm_90a itself need it).
+static std::optional<std::string> checkFeatures(StringRef features) {
+  SmallVector<StringRef> items;
+  features.split(items, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (StringRef item : items) {
+    unsigned version;
+    StringRef digits = item.trim();
+    if (!digits.consume_front("+ptx") || digits.getAsInteger(10, version))
+      return ("expected +ptxNN (a PTX ISA version), got '" + item.trim() +
+              "'")
+          .str();
+    if (version < sm90::kMinPtxVersion)
+      return ("sm_90a needs PTX ISA " + Twine(sm90::kMinPtxVersion / 10) +
+              "." + Twine(sm90::kMinPtxVersion % 10) + " or later (+ptx" +
+              Twine(sm90::kMinPtxVersion) + ")")
+          .str();
+  }
+  return std::nullopt;
+}
+
 namespace {
 struct ConvertTileToNVGPUPass
     : tile::impl::ConvertTileToNVGPUBase<ConvertTileToNVGPUPass> {
@@ -325,6 +347,11 @@ struct ConvertTileToNVGPUPass
       kernels.front().emitOpError("convert-tile-to-nvgpu targets sm_90a; "
                                   "chip '")
           << chip << "' is not supported";
+      return signalPassFailure();
+    }
+    if (std::optional<std::string> why = checkFeatures(features)) {
+      kernels.front().emitOpError("convert-tile-to-nvgpu: features '")
+          << features << "': " << *why;
       return signalPassFailure();
     }
     OpBuilder b(module.getContext());

@@ -239,3 +239,17 @@ tile.kernel @branch_thread(%C: memref<?x?xf32>) grid [1] threads 128 {
     tile.reduce max %c -> %r {dim = 0 : i64} : !tile.fragment<64x64xf32> -> !tile.fragment<64xf32>
   }
 }
+
+// -----
+
+// Sizes are planned in bytes: elements narrower than a byte have none.
+// expected-error @+1 {{argument #0: sm_90a lowers memrefs of whole-byte elements, got 'i4'}}
+tile.kernel @subbyte_memref(%A: memref<?x?xi4>) grid [1] threads 128 {
+}
+
+// -----
+
+tile.kernel @subbyte_tile(%A: memref<?x?xf16>) grid [1] threads 128 {
+  // expected-error @+1 {{sm_90a lowers tiles of whole-byte elements, got 'i1'}}
+  %f = tile.alloc_fragment : !tile.fragment<64x64xi1>
+}

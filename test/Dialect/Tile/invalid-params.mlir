@@ -156,3 +156,11 @@ tile.kernel @k(%X: memref<?xf16>) grid [1] threads 128 requires [%X[0] 4] {
 // expected-error @+1 {{expected a contract: %ARG[DIM] == ...}}
 tile.kernel @k(%X: memref<?xf16>) grid [1] threads 128 requires [4 == %X[0]] {
 }
+
+// -----
+
+// An instance becomes a kernel: its name follows kernel_c9.
+tile.kernel @k(%X: memref<?xf16>) params {B = 1} grid [1] threads 128 {
+}
+// expected-error @+1 {{instance_c1: the name 'k.f16' (5 characters) must be an identifier}}
+tile.instance @"k.f16" = @k {}

@@ -69,7 +69,8 @@ tile.kernel @k(%A: memref<?xf16>) grid [%A[0] / 64] threads 128 {
 
 tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
   %c0 = arith.constant 0 : index
-  tile.pipelined %i = %c0 to %c0 step %c0 num_stages 2 {
+  %c1 = arith.constant 1 : index
+  tile.pipelined %i = %c0 to %c0 step %c1 num_stages 2 {
     // expected-error @+1 {{alloc_c1: tiles are allocated directly in a tile.kernel body, not in tile.pipelined}}
     %a = tile.alloc_shared : !tile.shared<64x64xf16>
   }
@@ -79,9 +80,97 @@ tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
 
 tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
   %c0 = arith.constant 0 : index
-  // expected-error @+1 {{pipelined_c1: num_stages (0) must be at least 1}}
-  tile.pipelined %i = %c0 to %c0 step %c0 num_stages 0 {
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{pipelined_c1: num_stages (0) must be 1 to 64}}
+  tile.pipelined %i = %c0 to %c0 step %c1 num_stages 0 {
   }
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{pipelined_c1: num_stages (-1) must be 1 to 64}}
+  tile.pipelined %i = %c0 to %c0 step %c1 num_stages -1 {
+  }
+}
+
+// -----
+
+// A stage count near 2^63 would overflow the shared memory arithmetic.
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{pipelined_c1: num_stages (9223372036854775807) must be 1 to 64}}
+  tile.pipelined %i = %c0 to %c0 step %c1 num_stages 9223372036854775807 {
+  }
+}
+
+// -----
+
+// A loop of step 0 would never end (or, folded, vanish).
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  // expected-error @+1 {{pipelined_c2: the step (0) must be positive}}
+  tile.pipelined %i = %c0 to %c4 step %c0 num_stages 2 {
+  }
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %m = arith.constant -2 : index
+  // expected-error @+1 {{pipelined_c2: the step (-2) must be positive}}
+  tile.pipelined %i = %c0 to %c4 step %m num_stages 2 {
+  }
+}
+
+// -----
+
+// Kernel names become GPU symbols: identifiers only.
+// expected-error @+1 {{kernel_c9: the name 'has space' (9 characters) must be an identifier of 1 to 255 letters, digits and '_', not starting with a digit}}
+tile.kernel @"has space"(%A: memref<?xf16>) grid [1] threads 128 {
+}
+
+// -----
+
+// expected-error @+1 {{kernel_c9: the name 'line\0Abreak' (10 characters)}}
+tile.kernel @"line\nbreak"(%A: memref<?xf16>) grid [1] threads 128 {
+}
+
+// -----
+
+// expected-error @+1 {{kernel_c9: the name '9lives'}}
+tile.kernel @"9lives"(%A: memref<?xf16>) grid [1] threads 128 {
+}
+
+// -----
+
+// expected-error @+1 {{kernel_c9: the name '' (0 characters)}}
+tile.kernel @""(%A: memref<?xf16>) grid [1] threads 128 {
+}
+
+// -----
+
+// expected-error @+1 {{kernel_c9: the name 'kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk...' (256 characters)}}
+tile.kernel @kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk(%A: memref<?xf16>) grid [1] threads 128 {
+}
+
+// -----
+
+// The runtime passes memrefs of rank 1 to 5.
+// expected-error @+1 {{kernel_c4: argument #0 must be a memref of rank 1 to 5, got rank 6}}
+tile.kernel @k(%A: memref<?x?x?x?x?x?xf16>) grid [1] threads 128 {
+}
+
+// -----
+
+// expected-error @+1 {{kernel_c4: argument #1 must be a memref of rank 1 to 5, got rank 0}}
+tile.kernel @k(%A: memref<?xf16>, %B: memref<f16>) grid [1] threads 128 {
 }
 
 // -----

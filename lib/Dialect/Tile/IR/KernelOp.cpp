@@ -12,6 +12,7 @@
 
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -420,7 +421,27 @@ static LogicalResult verifyParams(KernelOp op) {
   return failure(bad.has_value());
 }
 
+std::optional<std::string> tile::checkKernelName(StringRef name) {
+  bool ok = !name.empty() && (int64_t)name.size() <= kMaxKernelName &&
+            !llvm::isDigit(name.front()) &&
+            llvm::all_of(name, [](char c) {
+              return llvm::isAlnum(c) || c == '_';
+            });
+  if (ok)
+    return std::nullopt;
+  std::string why;
+  llvm::raw_string_ostream os(why);
+  os << "the name '";
+  llvm::printEscapedString(name.take_front(64), os);
+  os << (name.size() > 64 ? "...' " : "' ") << "(" << name.size()
+     << " characters) must be an identifier of 1 to " << kMaxKernelName
+     << " letters, digits and '_', not starting with a digit";
+  return why;
+}
+
 LogicalResult KernelOp::verify() {
+  if (std::optional<std::string> why = checkKernelName(getSymName()))
+    return emitOpError("kernel_c9: ") << *why;
   FunctionType type = getFunctionType();
   if (type.getNumResults() != 0)
     return emitOpError("kernel_c4: a kernel returns nothing, got ")
@@ -437,6 +458,10 @@ LogicalResult KernelOp::verify() {
         return emitOpError("kernel_c4: argument #")
                << i << " must be a row-major global memref with no memory "
                << "space, got " << t;
+      if (m.getRank() < 1 || m.getRank() > kMaxArgRank)
+        return emitOpError("kernel_c4: argument #")
+               << i << " must be a memref of rank 1 to " << kMaxArgRank
+               << ", got rank " << m.getRank();
       continue;
     }
     if (!t.isInteger(32) && !t.isInteger(64) && !t.isF32())

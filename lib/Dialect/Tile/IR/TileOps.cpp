@@ -10,6 +10,7 @@
 #include "tile/Dialect/Tile/IR/TileHardware.h"
 
 #include "mlir/IR/AffineMap.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
@@ -382,10 +383,17 @@ void PipelinedOp::print(OpAsmPrinter &p) {
 }
 
 LogicalResult PipelinedOp::verify() {
+  // Each stage is a buffer of every tile loaded in the loop and a barrier:
+  // beyond a few the pipeline only costs shared memory, and a huge count
+  // would overflow the arithmetic on sizes.
   if (auto stages = dyn_cast<IntegerAttr>(getNumStages());
-      stages && stages.getInt() < 1)
+      stages && (stages.getInt() < 1 || stages.getInt() > kMaxStages))
     return emitOpError("pipelined_c1: num_stages (")
-           << stages.getInt() << ") must be at least 1";
+           << stages.getInt() << ") must be 1 to " << kMaxStages;
+  APInt step;
+  if (matchPattern(getStep(), m_ConstantInt(&step)) && !step.isStrictlyPositive())
+    return emitOpError("pipelined_c2: the step (")
+           << step.getSExtValue() << ") must be positive";
   Block &body = getBody().front();
   if (body.getNumArguments() != 1 || !body.getArgument(0).getType().isIndex())
     return emitOpError("the body takes one index argument, the iteration");

@@ -532,6 +532,8 @@ LogicalResult ParamOp::verify() {
 
 LogicalResult
 InstanceOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  if (std::optional<std::string> why = checkKernelName(getSymName()))
+    return emitOpError("instance_c1: ") << *why;
   auto kernel =
       symbolTable.lookupNearestSymbolFrom<KernelOp>(*this, getKernelAttr());
   if (!kernel || !kernel.isParametric())

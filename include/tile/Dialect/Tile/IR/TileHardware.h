@@ -19,6 +19,14 @@ constexpr int64_t kWarpSize = 32;
 /// together (PTX ISA 9.7.15, sm_90a).
 constexpr int64_t kWarpgroupSize = 128;
 
+/// The most pipeline stages a tile.pipelined takes.
+constexpr int64_t kMaxStages = 64;
+/// The most dimensions of a memref argument (the runtime's
+/// TILE_RT_MAX_RANK).
+constexpr int64_t kMaxArgRank = 5;
+/// The longest kernel name (the runtime's kernel-info records).
+constexpr int64_t kMaxKernelName = 255;
+
 } // namespace mlir::tile
 
 #endif // TILE_DIALECT_TILE_IR_TILEHARDWARE_H

@@ -59,11 +59,14 @@ def Tile_KernelOp : Tile_Op<"kernel", [Symbol, IsolatedFromAbove,
     - kernel_c2: a grid dimension refers to a memref argument and one of its
       dimensions, and its tile size is positive.
     - kernel_c3: `threads` is a positive multiple of the warp size (32).
-    - kernel_c4: arguments are memrefs or i32/i64/f32 scalars; the kernel
-      returns nothing.
+    - kernel_c4: arguments are memrefs of rank 1 to 5 or i32/i64/f32
+      scalars; the kernel returns nothing.
     - kernel_c5: `min_blocks_per_sm`, when given, is at least 1. It asks the
       register allocator to leave room for that many resident blocks per
       multiprocessor (memory-bound kernels hide latency with them).
+    - kernel_c9: the name is an identifier of 1 to 255 characters (letters,
+      digits, `_`, not starting with a digit): it becomes the GPU symbol the
+      runtime looks up.
 
     A parametric kernel declares named parameters with their defaults
     (`params`): integers (and booleans, `i1`) for block sizes, stages,
@@ -233,7 +236,8 @@ def Tile_InstanceOp : Tile_Op<"instance", [Symbol,
     variant) is a line, not a copy of the kernel.
 
     Constraints:
-    - instance_c1: `kernel` names a parametric `tile.kernel` of the module.
+    - instance_c1: `kernel` names a parametric `tile.kernel` of the module;
+      the instance's own name follows kernel_c9.
     - instance_c2: each binding names a declared parameter, has its kind and
       is among its candidates.
 
@@ -468,7 +472,8 @@ def Tile_PipelinedOp : Tile_Op<"pipelined", [
     The semantics are those of the plain loop.
 
     Constraints:
-    - pipelined_c1: `num_stages` is at least 1.
+    - pipelined_c1: `num_stages` is 1 to 64.
+    - pipelined_c2: a constant `step` is positive.
 
     Example:
     ```mlir

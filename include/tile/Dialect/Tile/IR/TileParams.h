@@ -28,6 +28,10 @@ SmallVector<StringRef> getIntegerParams(KernelOp kernel);
 /// starting with a digit, and not a keyword of the constraint language).
 bool isValidParamName(StringRef name);
 
+/// Why `name` cannot name a kernel or an instance (kernel_c9: it becomes
+/// the GPU symbol), or std::nullopt.
+std::optional<std::string> checkKernelName(StringRef name);
+
 /// Checks that `value` may be bound to parameter `name` of `kernel`: the
 /// parameter is declared, `value` has its kind (an integer attribute for an
 /// integer or boolean parameter, a type attribute for a type parameter) and
