@@ -57,7 +57,58 @@ typedef struct rt_parser {
   int have_block, have_smem, have_tensormap;
   rt_line kernel_line;
   rt_line grid_line[3];
+  /* The names stored so far, for the duplicate check: an open-addressing
+   * set of kernel indices + 1 (0: empty), at most half full. A scan of
+   * every earlier name made a module of many kernels quadratic. */
+  int *slots;
+  size_t nslots;
 } rt_parser;
+
+/* FNV-1a. */
+static uint64_t rt_hash(const char *s, size_t n) {
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < n; ++i)
+    h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+  return h;
+}
+
+/* The slot of name `s` (length n): where it is, or the empty slot where it
+ * would go. */
+static size_t rt_name_slot(const rt_parser *p, const tile_rt_kernel_info *info,
+                           const char *s, size_t n) {
+  size_t mask = p->nslots - 1, at = (size_t)rt_hash(s, n) & mask;
+  for (;; at = (at + 1) & mask) {
+    int k = p->slots[at] - 1;
+    if (k < 0)
+      return at;
+    const char *name = info->kernels[k].name;
+    if (strlen(name) == n && memcmp(name, s, n) == 0)
+      return at;
+  }
+}
+
+/* Records kernel `index` of `info` in the set, growing it to stay at most
+ * half full. */
+static tile_rt_status rt_remember_name(rt_parser *p,
+                                       const tile_rt_kernel_info *info,
+                                       int index) {
+  if (2 * ((size_t)index + 1) > p->nslots) {
+    size_t nslots = p->nslots ? 2 * p->nslots : 64;
+    int *slots = calloc(nslots, sizeof *slots);
+    if (!slots)
+      return rt_error(TILE_RT_ERROR_OUT_OF_MEMORY, "out of host memory");
+    free(p->slots);
+    p->slots = slots;
+    p->nslots = nslots;
+    for (int i = 0; i < index; ++i) {
+      const char *name = info->kernels[i].name;
+      p->slots[rt_name_slot(p, info, name, strlen(name))] = i + 1;
+    }
+  }
+  const char *name = info->kernels[index].name;
+  p->slots[rt_name_slot(p, info, name, strlen(name))] = index + 1;
+  return TILE_RT_SUCCESS;
+}
 
 /*===--- Messages ---------------------------------------------------------===*/
 
@@ -440,11 +491,9 @@ static tile_rt_status rt_begin_kernel(rt_parser *p,
   if (n > TILE_RT_MAX_NAME)
     return rt_parse_error(&p->line, "kernel name longer than %d bytes",
                           TILE_RT_MAX_NAME);
-  for (int i = 0; i < info->count; ++i)
-    if (strlen(info->kernels[i].name) == n &&
-        memcmp(info->kernels[i].name, p->field[1], n) == 0)
-      return rt_parse_error(&p->line, "second record for kernel '%.*s'", (int)n,
-                            p->field[1]);
+  if (p->nslots && p->slots[rt_name_slot(p, info, p->field[1], n)] != 0)
+    return rt_parse_error(&p->line, "second record for kernel '%.*s'", (int)n,
+                          p->field[1]);
   char *name = malloc(n + 1);
   if (!name)
     return rt_error(TILE_RT_ERROR_OUT_OF_MEMORY, "out of host memory");
@@ -512,7 +561,7 @@ static tile_rt_status rt_end_kernel(rt_parser *p, tile_rt_kernel_info *info) {
   memset(k, 0, sizeof *k); /* ownership moved to info */
   p->name = NULL;
   p->in_kernel = 0;
-  return TILE_RT_SUCCESS;
+  return rt_remember_name(p, info, info->count - 1);
 }
 
 static tile_rt_status rt_parse_line(rt_parser *p, tile_rt_kernel_info *info) {
@@ -617,6 +666,7 @@ tile_rt_status tile_rt_kernel_info_parse(tile_rt_kernel_info **out,
     st = rt_parse_error(&p->kernel_line, "kernel '%s' has no 'end' line",
                         p->kernel.name);
   free(p->name); /* a record left unfinished */
+  free(p->slots);
   free(p);
   if (st != TILE_RT_SUCCESS) {
     tile_rt_kernel_info_free(info);

@@ -5,9 +5,12 @@
  *
  *===----------------------------------------------------------------------===*/
 
+#define _POSIX_C_SOURCE 200809L
+
 #include "test_util.h"
 
 #include <string.h>
+#include <time.h>
 
 static void print_desc(const tile_rt_kernel_desc *k) {
   printf("kernel %s block %u %u %u smem %u nargs %d nparams %d\n", k->name,
@@ -169,6 +172,45 @@ static const bad_case bad[] = {
     {"header-inside", HDR K "tile-kernel-info 1\nend\n"},
 };
 
+/* 200000 records parse in linear time (a quadratic duplicate check took
+ * over two minutes), and a duplicate among them is still found. */
+static void many_kernels(void) {
+  enum { N = 200000 };
+  static const char record[] = "kernel k%d\nblock 128 1 1\nsmem 0\n"
+                               "grid 0 0 0 64\nparam memref 0 f16 1\nend\n";
+  size_t cap = (size_t)N * 96 + 96, len = 0;
+  char *text = malloc(cap);
+  if (!text)
+    return;
+  len += (size_t)snprintf(text, cap, "tile-kernel-info 1\n");
+  for (int i = 0; i < N; ++i)
+    len += (size_t)snprintf(text + len, cap - len, record, i);
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  tile_rt_kernel_info *info = NULL;
+  tile_rt_status st = tile_rt_kernel_info_parse(&info, text, len);
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  double s = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (t1.tv_nsec - t0.tv_nsec);
+  int count = 0;
+  if (st == TILE_RT_SUCCESS)
+    tile_rt_kernel_info_count(&count, info);
+  const tile_rt_kernel_desc *last = NULL;
+  if (st == TILE_RT_SUCCESS)
+    tile_rt_kernel_info_find(&last, info, "k199999");
+  printf("many: %s, %d kernels, last %s, %s\n", tile_rt_status_name(st),
+         count, last ? last->name : "missing",
+         s < 10 ? "in linear time" : "TOO SLOW");
+  tile_rt_kernel_info_free(info);
+  /* The same with the last name repeated. */
+  len += (size_t)snprintf(text + len, cap - len, record, 123456);
+  info = NULL;
+  st = tile_rt_kernel_info_parse(&info, text, len);
+  printf("many duplicate: %s: %s\n", tile_rt_status_name(st),
+         st == TILE_RT_SUCCESS ? "(accepted)" : tile_rt_last_error());
+  tile_rt_kernel_info_free(info);
+  free(text);
+}
+
 int main(void) {
   /* Status and dtype helpers. */
   for (int s = TILE_RT_SUCCESS; s <= TILE_RT_ERROR_TIMEOUT; ++s)
@@ -226,5 +268,6 @@ int main(void) {
     if (st == TILE_RT_SUCCESS)
       tile_rt_kernel_info_free(out);
   }
+  many_kernels();
   return 0;
 }
