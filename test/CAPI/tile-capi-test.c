@@ -49,7 +49,11 @@ int main(int argc, char **argv) {
   /* A generated pass constructor exists and makes a pass. */
   MlirPass pass = mlirCreateTileConversionConvertTileToNVGPU();
   printf("pass created: %s\n", pass.ptr ? "yes" : "no");
-  mlirPassManagerDestroy(mlirPassManagerCreate(ctx)); /* links mlir-c Pass */
+  /* A pass manager owns the passes added to it: destroying it frees the
+   * pass (a leak under LeakSanitizer otherwise). */
+  MlirPassManager pm = mlirPassManagerCreate(ctx);
+  mlirPassManagerAddOwnedPass(pm, pass);
+  mlirPassManagerDestroy(pm);
 
   MlirModule module = parse(ctx, argv[1]);
   if (mlirModuleIsNull(module)) {
