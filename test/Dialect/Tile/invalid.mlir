@@ -451,6 +451,17 @@ func.func private @f(!tile.fragment<2x2x2x2xf32>)
 
 // -----
 
+// Sizes stay far from overflowing: at most 2^24 elements.
+// expected-error @+1 {{a tile has at most 16777216 elements}}
+func.func private @f(!tile.fragment<4x65536x65536xf32>)
+
+// -----
+
+// expected-error @+1 {{a tile has at most 16777216 elements}}
+func.func private @f(!tile.shared<4294967296x4294967296x4294967296xf16>)
+
+// -----
+
 // expected-error @+1 {{tile elements must be integers or floats, got 'index'}}
 func.func private @f(!tile.fragment<2x2xindex>)
 

@@ -38,6 +38,9 @@ static void printTileShape(AsmPrinter &printer, ArrayRef<int64_t> shape,
   printer << elementType;
 }
 
+#include "tile/Dialect/Tile/IR/TileHardware.h"
+#include "llvm/Support/MathExtras.h"
+
 #define GET_TYPEDEF_CLASSES
 #include "tile/Dialect/Tile/IR/TileTypes.cpp.inc"
 
@@ -49,9 +52,20 @@ verifyTileType(function_ref<InFlightDiagnostic()> emitError,
                ArrayRef<int64_t> shape, Type elementType) {
   if (shape.empty() || shape.size() > 3)
     return emitError() << "a tile has rank 1 to 3, got rank " << shape.size();
-  for (int64_t d : shape)
-    if (d <= 0 && !ShapedType::isDynamic(d))
+  // Bounded, so that arithmetic on sizes and layouts cannot overflow
+  // (the largest tile a block can hold is far smaller: 227 KB of shared
+  // memory, 255 registers per thread).
+  int64_t elements = 1;
+  for (int64_t d : shape) {
+    if (ShapedType::isDynamic(d))
+      continue;
+    if (d <= 0)
       return emitError() << "tile dimensions must be positive, got " << d;
+    if (llvm::MulOverflow(elements, d, elements) ||
+        elements > kMaxTileElements)
+      return emitError() << "a tile has at most " << kMaxTileElements
+                         << " elements";
+  }
   if (!elementType.isIntOrFloat() && !isa<ParamType>(elementType))
     return emitError() << "tile elements must be integers or floats, got "
                        << elementType;
