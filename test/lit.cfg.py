@@ -3,6 +3,7 @@
 
 import os
 import subprocess
+import sys
 
 import lit.formats
 
@@ -42,6 +43,24 @@ for d in [config.cuda_bin_dir, config.llvm_tools_dir, config.tile_tools_dir]:
     llvm_config.with_environment("PATH", d, append_path=True)
 # ptxas for gpu-module-to-binary.
 config.environment["CUDA_HOME"] = os.path.dirname(config.cuda_bin_dir)
+
+# A sanitizer build (LLVM_USE_SANITIZER, tools/run-tests.sh): leaks are
+# reported and UB ends the test. User poisoning is off: the
+# BumpPtrAllocator code inlined into our objects poisons slabs that the
+# uninstrumented libMLIR.so then allocates from without unpoisoning (a
+# false "use-after-poison"). Python runs with the ASan runtime preloaded
+# and without leak checks (the interpreter keeps its objects at exit).
+if getattr(config, "sanitizers", ""):
+    asan_options = "allow_user_poisoning=0"
+    config.environment["ASAN_OPTIONS"] = asan_options + ":detect_leaks=1"
+    config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
+    runtime = subprocess.run(
+        [config.c_compiler, "-print-file-name=libclang_rt.asan-x86_64.so"],
+        capture_output=True, text=True).stdout.strip()
+    config.substitutions.insert(0, (
+        "%python", f"env LD_PRELOAD={runtime} "
+        f"ASAN_OPTIONS={asan_options}:detect_leaks=0 \"{sys.executable}\""))
+    config.available_features.add("sanitizers")
 
 # GPU tests (`REQUIRES: cuda`) run only where the runtime finds a device.
 def has_gpu():

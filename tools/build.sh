@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Configures and builds tile-mlir into build/ (or $TILE_BUILD_DIR).
+# Configures and builds tile-mlir into build/ (or $TILE_BUILD_DIR), with one
+# more CMake argument from $TILE_CMAKE_ARGS when set (the first time only).
 # Usage: tools/build.sh [ninja targets...]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -9,6 +10,7 @@ if [ ! -f "$build/build.ninja" ]; then
     -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
     -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
-    -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit
+    -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit \
+    ${TILE_CMAKE_ARGS:+"$TILE_CMAKE_ARGS"}
 fi
 ninja -C "$build" "$@"
