@@ -130,27 +130,24 @@ MlirLogicalResult mlirTileCompileCached(MlirModule cModule,
     return mlirTileCompile(cModule, cOptions, binaryCallback, metadataCallback,
                            userData);
   ModuleOp module = unwrap(cModule);
-  MlirTileCompileOptions defaults;
-  mlirTileCompileOptionsInitDefault(&defaults);
-  const MlirTileCompileOptions &o = cOptions ? *cOptions : defaults;
+  // The key holds the options as the pipeline takes them (defaults filled
+  // in by setPipelineOptions, the one place that knows them).
+  tile::TileToBinaryOptions options;
+  setPipelineOptions(options, cOptions);
+  bool ptx = cOptions && cOptions->format == MlirTileOutputPtx;
   std::string source;
   llvm::raw_string_ostream os(source);
   module->print(os, OpPrintingFlags().printGenericOpForm().assumeVerified());
-  auto joined = [](const char *const *list, size_t n) {
-    std::string s;
-    for (size_t i = 0; list && i < n; ++i)
-      if (list[i])
-        s += std::string(s.empty() ? "" : " ") + list[i];
-    return s;
-  };
+  std::string bindings = llvm::join(options.bind, " ");
+  std::string kernels = llvm::join(options.kernels, " ");
   std::vector<tile::cache::Component> key = {
       {"source", source},
-      {"chip", o.chip ? o.chip : "sm_90a"},
-      {"features", o.features ? o.features : "+ptx80"},
-      {"opt-level", std::to_string(o.optLevel)},
-      {"format", o.format == MlirTileOutputPtx ? "ptx" : "cubin"},
-      {"bindings", joined(o.bindings, o.numBindings)},
-      {"kernels", joined(o.kernels, o.numKernels)},
+      {"chip", options.chip},
+      {"features", options.features},
+      {"opt-level", std::to_string(options.optLevel)},
+      {"format", ptx ? "ptx" : "cubin"},
+      {"bindings", bindings},
+      {"kernels", kernels},
       {"compiler", tile::cache::getCompilerBuildId()}};
 
   tile::cache::Entry entry;
@@ -198,8 +195,7 @@ MlirLogicalResult mlirTileCompileCached(MlirModule cModule,
     return mlirLogicalResultFailure();
   std::string error;
   llvm::json::Object record{
-      {"summary", ("compiled " + joined(o.kernels, o.numKernels) + " " +
-                   joined(o.bindings, o.numBindings))}};
+      {"summary", "compiled " + kernels + " " + bindings}};
   if (failed(tile::cache::store(dir, "compile", key, std::move(record),
                                 {{"binary", got.binary}, {"kinfo", got.info}},
                                 error)))

@@ -105,17 +105,22 @@ static std::vector<Component> canonical(ArrayRef<Component> components) {
   return sorted;
 }
 
-std::string cache::computeKey(StringRef kind,
-                              ArrayRef<Component> components) {
+/// The key of components already made canonical.
+static std::string keyOf(StringRef kind, ArrayRef<Component> canon) {
   // Length-prefixed, so no choice of names and values can collide.
   std::string text;
   llvm::raw_string_ostream os(text);
   os << "tile-mlir-cache " << kFormat << '\n'
      << kind.size() << ':' << kind << '\n';
-  for (const Component &c : canonical(components))
+  for (const Component &c : canon)
     os << c.name.size() << ':' << c.name << '=' << c.value.size() << ':'
        << c.value << '\n';
   return sha256Hex(text);
+}
+
+std::string cache::computeKey(StringRef kind,
+                              ArrayRef<Component> components) {
+  return keyOf(kind, canonical(components));
 }
 
 std::string cache::getEntryPath(StringRef dir, StringRef kind, StringRef key) {
@@ -125,9 +130,10 @@ std::string cache::getEntryPath(StringRef dir, StringRef kind, StringRef key) {
   return std::string(path);
 }
 
-static json::Object componentsObject(ArrayRef<Component> components) {
+/// Canonical components as an entry stores them.
+static json::Object componentsObject(ArrayRef<Component> canon) {
   json::Object o;
-  for (const Component &c : canonical(components))
+  for (const Component &c : canon)
     o[c.name] = c.value;
   return o;
 }
@@ -135,7 +141,7 @@ static json::Object componentsObject(ArrayRef<Component> components) {
 /// Checks a parsed entry against what was asked and extracts it; returns
 /// why it does not match, or an empty string.
 static std::string readEntry(const json::Value &v, StringRef kind,
-                             StringRef key, ArrayRef<Component> components,
+                             StringRef key, ArrayRef<Component> canon,
                              Entry &entry) {
   const json::Object *o = v.getAsObject();
   if (!o)
@@ -146,7 +152,7 @@ static std::string readEntry(const json::Value &v, StringRef kind,
     return "its kind or key differs from its path";
   const json::Object *stored = o->getObject("components");
   if (!stored || json::Value(json::Object(*stored)) !=
-                     json::Value(componentsObject(components)))
+                     json::Value(componentsObject(canon)))
     return "its components differ from the key's (a stale entry)";
   const json::Value *record = o->get("record");
   const json::Array *blobs = o->getArray("blobs");
@@ -178,7 +184,8 @@ static std::string readEntry(const json::Value &v, StringRef kind,
 LoadResult cache::load(StringRef dir, StringRef kind,
                        ArrayRef<Component> components, Entry &entry,
                        std::string &message) {
-  std::string key = computeKey(kind, components);
+  std::vector<Component> canon = canonical(components);
+  std::string key = keyOf(kind, canon);
   std::string path = getEntryPath(dir, kind, key);
   auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                           /*RequiresNullTerminator=*/false);
@@ -189,7 +196,7 @@ LoadResult cache::load(StringRef dir, StringRef kind,
   if (!parsed)
     why = "it does not parse: " + llvm::toString(parsed.takeError());
   else
-    why = readEntry(*parsed, kind, key, components, entry);
+    why = readEntry(*parsed, kind, key, canon, entry);
   if (why.empty())
     return LoadResult::Hit;
   message = "cache entry " + path + " is ignored and removed: " + why;
@@ -205,7 +212,8 @@ LogicalResult cache::store(StringRef dir, StringRef kind,
     error = "no cache directory (set TILE_MLIR_CACHE_DIR or HOME)";
     return failure();
   }
-  std::string key = computeKey(kind, components);
+  std::vector<Component> canon = canonical(components);
+  std::string key = keyOf(kind, canon);
   std::string path = getEntryPath(dir, kind, key);
   if (std::error_code ec = llvm::sys::fs::create_directories(
           llvm::sys::path::parent_path(path))) {
@@ -220,7 +228,7 @@ LogicalResult cache::store(StringRef dir, StringRef kind,
   json::Value entry = json::Object{{"format", kFormat},
                                    {"kind", kind},
                                    {"key", key},
-                                   {"components", componentsObject(components)},
+                                   {"components", componentsObject(canon)},
                                    {"record", record},
                                    {"blobs", std::move(blobArray)}};
   if (llvm::Error err = llvm::writeToOutput(path, [&](raw_ostream &os) {
