@@ -264,7 +264,7 @@ TuningSpace::evaluate(DictionaryAttr config, const TuningLimits &limits,
   pm.addPass(createTileInferLayouts());
   FailureOr<KernelResources> planned = failure();
   if (succeeded(kernel) && succeeded(pm.run(*scratch)))
-    planned = planKernelResources(*kernel);
+    planned = planKernelResources(*kernel, /*sharedLimit=*/INT64_MAX);
   if (failed(planned)) {
     c.status = CandidateStatus::Refused;
     c.message = diagnostics.message.empty() ? "the plan failed"

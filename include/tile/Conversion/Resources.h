@@ -29,10 +29,11 @@ struct KernelResources {
 int64_t getMaxSharedBytesSM90();
 
 /// Plans specialised `kernel` for sm_90a as the lowering would, without
-/// emitting code. Shared memory is not held to the chip's limit here (the
-/// caller compares it with the limit it has); everything else the lowering
-/// would refuse is diagnosed at the op that is wrong.
-FailureOr<KernelResources> planKernelResources(KernelOp kernel);
+/// emitting code, diagnosing at the op that is wrong what the lowering
+/// would refuse, shared memory over `sharedLimit` included (a tuner passes
+/// INT64_MAX and compares with the device it has).
+FailureOr<KernelResources> planKernelResources(KernelOp kernel,
+                                               int64_t sharedLimit);
 
 } // namespace mlir::tile
 

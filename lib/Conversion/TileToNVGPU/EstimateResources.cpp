@@ -42,9 +42,10 @@ static std::string gridRule(KernelOp kernel) {
   return s;
 }
 
-FailureOr<KernelResources> tile::planKernelResources(KernelOp kernel) {
+FailureOr<KernelResources> tile::planKernelResources(KernelOp kernel,
+                                                     int64_t sharedLimit) {
   KernelLowering lowering(kernel, gpu::GPUModuleOp());
-  if (failed(lowering.plan(/*sharedLimit=*/INT64_MAX)))
+  if (failed(lowering.plan(sharedLimit)))
     return failure();
   return KernelResources{lowering.getSharedBytes(), kernel.getThreadCount(),
                          gridRule(kernel)};
@@ -68,17 +69,10 @@ struct EstimateResourcesPass
         return signalPassFailure();
       }
       BindingsNote note(kernel);
-      FailureOr<KernelResources> r = planKernelResources(kernel);
+      FailureOr<KernelResources> r =
+          planKernelResources(kernel, sm90::kMaxDynamicSharedBytes);
       if (failed(r))
         return signalPassFailure();
-      if (r->sharedBytes > sm90::kMaxDynamicSharedBytes) {
-        kernel.emitOpError("needs ")
-            << r->sharedBytes << " bytes of shared memory for its tiles, "
-            << "pipeline stages and reduction scratch; sm_90a allows "
-            << sm90::kMaxDynamicSharedBytes
-            << " (reduce num_stages or the tile sizes)";
-        return signalPassFailure();
-      }
       Builder b(&getContext());
       kernel->setAttr(
           kResourcesAttr,
