@@ -3,6 +3,7 @@
 #include "tile-c/Dialect/Tile.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/InitAll.h"
+#include "tile/Support/SourceNesting.h"
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Registration.h"
@@ -20,4 +21,16 @@ void mlirTileRegisterPassesAndPipelines(void) {
   // compile threads) may ask concurrently.
   static std::once_flag once;
   std::call_once(once, [] { mlir::tile::registerAllPasses(); });
+}
+
+MlirModule mlirTileModuleCreateParse(MlirContext context,
+                                     MlirStringRef source) {
+  return wrap(mlir::tile::parseModule(unwrap(source), unwrap(context))
+                  .release());
+}
+
+MlirModule mlirTileModuleCreateParseFromFile(MlirContext context,
+                                             MlirStringRef path) {
+  return wrap(mlir::tile::parseModuleFile(unwrap(path), unwrap(context))
+                  .release());
 }

@@ -209,11 +209,11 @@ def _parsed(source):
             ctx, diags.callback, None, _ffi.MlirDeleteUserData())
         if path is not None:
             name = os.fsencode(path)
-            module = lib.mlirModuleCreateParseFromFile(ctx,
-                                                       _ffi.string_ref(name))
+            module = lib.mlirTileModuleCreateParseFromFile(
+                ctx, _ffi.string_ref(name))
             what = f"'{path}'"
         else:
-            module = lib.mlirModuleCreateParse(ctx, _ffi.string_ref(text))
+            module = lib.mlirTileModuleCreateParse(ctx, _ffi.string_ref(text))
             what = "the MLIR text"
         if not module.ptr:
             raise CompileError(f"cannot parse {what}", diags.all())

@@ -7,6 +7,7 @@
 #include "mlir-c/IR.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Where the two callbacks of mlirTileCompile write. */
@@ -24,8 +25,8 @@ static void onMetadata(MlirStringRef s, void *user) {
 }
 
 static MlirModule parse(MlirContext ctx, const char *path) {
-  return mlirModuleCreateParseFromFile(ctx,
-                                       mlirStringRefCreateFromCString(path));
+  return mlirTileModuleCreateParseFromFile(
+      ctx, mlirStringRefCreateFromCString(path));
 }
 
 int main(int argc, char **argv) {
@@ -101,6 +102,19 @@ int main(int argc, char **argv) {
   printf("--- over the limit: %s\n",
          mlirLogicalResultIsSuccess(e) ? "ok" : "failed");
   mlirModuleDestroy(module);
+
+  /* A source nested deeper than the parser can take is refused with an
+   * error (on stderr), not a stack overflow. */
+  enum { kDepth = 100000 };
+  char *deep = malloc(2 * kDepth + 64);
+  int len = sprintf(deep, "module attributes {a = ");
+  memset(deep + len, '[', kDepth);
+  memset(deep + len + kDepth, ']', kDepth);
+  strcpy(deep + len + 2 * kDepth, "} {}");
+  module = mlirTileModuleCreateParse(ctx, mlirStringRefCreateFromCString(deep));
+  printf("--- deep source: %s\n",
+         mlirModuleIsNull(module) ? "refused" : "parsed");
+  free(deep);
   mlirContextDestroy(ctx);
   return mlirLogicalResultIsSuccess(r) ? 0 : 1;
 }

@@ -153,7 +153,7 @@ static int tool_compile(const tool_source *s, tool_buffer *image,
   int rc = 0;
   /* Parse from the file so that diagnostics name it; errors are printed
    * by the context's default handler. */
-  MlirModule module = mlirModuleCreateParseFromFile(
+  MlirModule module = mlirTileModuleCreateParseFromFile(
       ctx, mlirStringRefCreateFromCString(s->mlir_path));
   if (mlirModuleIsNull(module)) {
     rc = tool_fail("cannot parse '%s'", s->mlir_path);

@@ -15,6 +15,7 @@
 #include "tune_internal.h"
 
 #include "tile-c/Compiler.h"
+#include "tile-c/Dialect/Tile.h"
 
 #include "mlir-c/Diagnostics.h"
 
@@ -97,7 +98,7 @@ static void compile_one(compile_pool *pool, compile_job *job) {
 
   MlirContext ctx = tool_mlir_context();
   mlirContextAttachDiagnosticHandler(ctx, on_diagnostic, job, NULL);
-  MlirModule module = mlirModuleCreateParse(
+  MlirModule module = mlirTileModuleCreateParse(
       ctx, (MlirStringRef){pool->source->data, pool->source->size});
   if (mlirModuleIsNull(module)) {
     if (!job->error[0])

@@ -10,6 +10,7 @@
 #include "tune_internal.h"
 
 #include "tool_compile.h"
+#include "tile-c/Dialect/Tile.h"
 #include "tile-c/Tune.h"
 
 #include <stdio.h>
@@ -42,7 +43,7 @@ int tune_space_open(tune_space *s, const tune_request *r) {
     return 1;
   s->ctx = tool_mlir_context();
   /* From the file, so that diagnostics name it. */
-  s->module = mlirModuleCreateParseFromFile(
+  s->module = mlirTileModuleCreateParseFromFile(
       s->ctx, mlirStringRefCreateFromCString(r->mlir_path));
   if (mlirModuleIsNull(s->module))
     return tool_fail("cannot parse '%s'", r->mlir_path);

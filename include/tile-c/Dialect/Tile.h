@@ -20,6 +20,18 @@ mlirTileRegisterAllDialects(MlirDialectRegistry registry);
 /// (once per process; later and concurrent calls do nothing).
 MLIR_CAPI_EXPORTED void mlirTileRegisterPassesAndPipelines(void);
 
+/// Parses `source` into a module like mlirModuleCreateParse, after checking
+/// that it nests no deeper than the parser can take (kMaxSourceNesting, 256
+/// brackets): deeper sources would overflow the caller's stack. Errors go to
+/// the context's diagnostic handlers; the module is null after one.
+MLIR_CAPI_EXPORTED MlirModule mlirTileModuleCreateParse(MlirContext context,
+                                                        MlirStringRef source);
+
+/// The same for the file at `path` ("-" reads standard input); diagnostics
+/// name the file.
+MLIR_CAPI_EXPORTED MlirModule
+mlirTileModuleCreateParseFromFile(MlirContext context, MlirStringRef path);
+
 #ifdef __cplusplus
 }
 #endif
