@@ -62,6 +62,10 @@ if getattr(config, "sanitizers", ""):
         f"ASAN_OPTIONS={asan_options}:detect_leaks=0 \"{sys.executable}\""))
     config.available_features.add("sanitizers")
 
+# tile-fuzz is built (TILE_ENABLE_FUZZER).
+if getattr(config, "fuzzer", "") in ("ON", "1", "TRUE", "YES"):
+    config.available_features.add("fuzzer")
+
 # GPU tests (`REQUIRES: cuda`) run only where the runtime finds a device.
 def has_gpu():
     probe = os.path.join(config.tile_tools_dir, "tile-run")
