@@ -86,8 +86,9 @@ parseBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer, MLIRContext *context) {
 OwningOpRef<ModuleOp> tile::parseModule(llvm::StringRef source,
                                         MLIRContext *context,
                                         llvm::StringRef name) {
-  return parseBuffer(llvm::MemoryBuffer::getMemBuffer(
-                         source, name, /*RequiresNullTerminator=*/false),
+  // A copy: the lexer reads up to a terminating NUL, which a caller's
+  // string (an MlirStringRef, a Python bytes slice) need not have.
+  return parseBuffer(llvm::MemoryBuffer::getMemBufferCopy(source, name),
                      context);
 }
 

@@ -115,6 +115,18 @@ int main(int argc, char **argv) {
   printf("--- deep source: %s\n",
          mlirModuleIsNull(module) ? "refused" : "parsed");
   free(deep);
+
+  /* A source that is not NUL-terminated (an MlirStringRef into a larger
+   * buffer) is parsed within its length: the lexer must not read past it
+   * (under ASan, a heap overflow otherwise). */
+  static const char kUnterminated[] = "tile.kernele.ketile.ke";
+  char *exact = malloc(sizeof kUnterminated - 1);
+  memcpy(exact, kUnterminated, sizeof kUnterminated - 1);
+  module = mlirTileModuleCreateParse(
+      ctx, mlirStringRefCreate(exact, sizeof kUnterminated - 1));
+  printf("--- unterminated source: %s\n",
+         mlirModuleIsNull(module) ? "refused" : "parsed");
+  free(exact);
   mlirContextDestroy(ctx);
   return mlirLogicalResultIsSuccess(r) ? 0 : 1;
 }

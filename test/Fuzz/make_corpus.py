@@ -1,5 +1,6 @@
-"""Writes tile-fuzz's seed corpus: every kernel in kernels/ and every
-`// -----` chunk of the .mlir tests, one file each.
+"""Writes tile-fuzz's seed corpus: every kernel in kernels/, every
+`// -----` chunk of the .mlir tests, one file each, and the fuzzer's own
+past findings (test/Fuzz/regressions, each fixed).
 
 The invalid-IR tests hold the inputs that once crashed or hung the
 compiler (sub-byte shared tiles, hostile kernel names, PTX features the
@@ -31,6 +32,9 @@ def main() -> int:
     sources = sorted((root / "kernels").glob("*.mlir"))
     sources += sorted((root / "test").rglob("*.mlir"))
     count = 0
+    for finding in sorted((root / "test" / "Fuzz" / "regressions").iterdir()):
+        (out / finding.name).write_bytes(finding.read_bytes())
+        count += 1
     for source in sources:
         for body in chunks(source):
             name = hashlib.sha1(body.encode()).hexdigest()
