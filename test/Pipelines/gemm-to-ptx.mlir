@@ -21,4 +21,8 @@
 // CHECK-SAME: wgmma.commit_group.sync.aligned
 // CHECK-SAME: wgmma.wait_group.sync.aligned 1
 // CHECK-SAME: wgmma.wait_group.sync.aligned 0
-// CHECK-SAME: st.global.b16
+// Inside the matrix: unmasked pairs. At its edges: predicated stores, the
+// column offset as the immediate.
+// CHECK-SAME: st.global.b32
+// CHECK-SAME: @%p{{[0-9]+}} st.global.b16 [%rd[[FIRST:[0-9]+]]], %rs{{[0-9]+}};
+// CHECK-SAME: @%p{{[0-9]+}} st.global.b16 [%rd[[FIRST]]+2], %rs{{[0-9]+}};

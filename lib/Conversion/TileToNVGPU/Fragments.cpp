@@ -8,9 +8,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelLowering.h"
+#include "PredicatedAccess.h"
 #include "SM90.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -75,9 +77,7 @@ static int64_t vectorWidth(const RegisterLayout &layout, int64_t eltBytes) {
   return 1;
 }
 
-LogicalResult KernelLowering::lowerGlobalCopy(
-    CopyOp op, bool load,
-    llvm::function_ref<void(int64_t, int64_t)> beforeGroup) {
+LogicalResult KernelLowering::lowerGlobalCopy(CopyOp op, bool load) {
   Value frag = load ? op.getDest() : op.getSource();
   Value memref = load ? op.getSource() : op.getDest();
   ValueRange offsets = load ? op.getSourceOffsets() : op.getDestOffsets();
@@ -149,39 +149,60 @@ LogicalResult KernelLowering::lowerGlobalCopy(
     room.push_back(arith::SubIOp::create(b, l, dims[lead + d], base[d]));
     before.push_back(arith::SubIOp::create(b, l, index(0), base[d]));
   }
-  // Elements [offset, offset + count) of dimension d are all inside.
-  auto within = [&](int64_t d, int64_t offset, int64_t count = 1) {
+  // The element at `offset` along dimension d is inside.
+  auto within = [&](int64_t d, int64_t offset) {
     return arith::AndIOp::create(
         b, l,
         arith::CmpIOp::create(b, l, arith::CmpIPredicate::sle, before[d],
                               index(offset)),
-        arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt,
-                              index(offset + count - 1), room[d]));
+        arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, index(offset),
+                              room[d]));
   };
-  auto scalarAccess = [&](int64_t reg, const SmallVector<Value> &coord,
+  // Masked accesses address register r from the thread's first element:
+  // one address register per distinct offset along the leading tile
+  // dimensions, and the offset along the last one (contiguous in a memref
+  // of identity layout) as the instruction's immediate. Set up where the
+  // masked path starts.
+  int64_t eltBytes = gType.getIntOrFloatBitWidth() / 8;
+  bool identity = memType.getLayout().isIdentity();
+  Value threadBase;
+  SmallVector<Value> rowBytes;
+  auto addressOf = [&](int64_t r, const SmallVector<Value> &coord)
+      -> std::pair<Value, int64_t> {
+    if (!identity)
+      return {globalAddress(b, l, view, indicesAt(coord)), 0};
+    ArrayRef<int64_t> at = layout.regOffset(r);
+    Value rowOffset;
+    for (int64_t d = 0; d + 1 < rank; ++d) {
+      if (!at[d])
+        continue;
+      Value term = arith::MulIOp::create(
+          b, l, rowBytes[d],
+          arith::ConstantOp::create(b, l, b.getI64IntegerAttr(at[d])));
+      rowOffset = rowOffset ? arith::AddIOp::create(b, l, rowOffset, term)
+                            : term;
+    }
+    Value address = threadBase;
+    if (rowOffset)
+      address = LLVM::GEPOp::create(b, l, threadBase.getType(), b.getI8Type(),
+                                    threadBase, ValueRange{rowOffset});
+    return {address, at.back() * eltBytes};
+  };
+
+  // Register r's element (at `coord`) under a mask: a predicated
+  // instruction, no branch (PredicatedAccess.h).
+  auto scalarAccess = [&](int64_t r, const SmallVector<Value> &coord,
                           Value inside) {
+    auto [address, offset] = addressOf(r, coord);
     if (load) {
-      auto ifOp = scf::IfOp::create(b, l, TypeRange{fType}, inside,
-                                    /*withElseRegion=*/true);
-      {
-        OpBuilder::InsertionGuard g(b);
-        b.setInsertionPointToStart(ifOp.thenBlock());
-        Value x = memref::LoadOp::create(b, l, view, indicesAt(coord));
-        scf::YieldOp::create(b, l, convert(b, l, x, fType));
-        b.setInsertionPointToStart(ifOp.elseBlock());
-        scf::YieldOp::create(
-            b, l,
-            ValueRange{arith::ConstantOp::create(b, l, b.getZeroAttr(fType))
-                           .getResult()});
-      }
-      memref::StoreOp::create(b, l, ifOp.getResult(0), f.regs,
-                              ValueRange{index(reg)});
+      Value x = emitPredicatedLoad(b, l, inside, address, offset, gType);
+      memref::StoreOp::create(b, l, convert(b, l, x, fType), f.regs,
+                              ValueRange{index(r)});
       return;
     }
-    Value x = memref::LoadOp::create(b, l, f.regs, ValueRange{index(reg)});
-    Value y = convert(b, l, x, gType);
-    emitIf(inside,
-           [&] { memref::StoreOp::create(b, l, y, view, indicesAt(coord)); });
+    Value x = memref::LoadOp::create(b, l, f.regs, ValueRange{index(r)});
+    emitPredicatedStore(b, l, inside, address, offset,
+                        convert(b, l, x, gType));
   };
 
   // The coordinates of register group r's first element.
@@ -217,13 +238,11 @@ LogicalResult KernelLowering::lowerGlobalCopy(
     store.setAlignment(alignment);
   };
 
-  // Without work interleaved between the groups, test once whether the
-  // whole tile is inside the memref and aligned: then every group is one
-  // unmasked vector access, and only tiles at the edges take the masked
-  // element-by-element path below (no branch per group in the common case,
-  // and less code for ptxas to schedule).
+  // Test once whether the whole tile is inside the memref and aligned: then
+  // every group is one unmasked vector access, and only tiles at the edges
+  // take the masked element-by-element path below.
   std::optional<OpBuilder::InsertionGuard> fastPathGuard;
-  if (v > 1 && !beforeGroup) {
+  if (v > 1) {
     Value inside = aligned;
     for (int64_t d = 0; d < rank; ++d) {
       Value origin = map.lookup(offsets[lead + d]);
@@ -243,47 +262,27 @@ LogicalResult KernelLowering::lowerGlobalCopy(
     for (int64_t r = 0; r < layout.numRegs(); r += v)
       vectorAccess(r, v, groupCoord(r));
     b.setInsertionPoint(split.elseYield());
-    v = 1; // at the edges: element by element, masked
   }
 
-  for (int64_t r = 0; r < layout.numRegs(); r += v) {
-    if (beforeGroup)
-      beforeGroup(r, v);
-    SmallVector<Value> coord = groupCoord(r);
+  // Element by element, each under its mask.
+  if (identity) {
+    threadBase = globalAddress(b, l, view, indicesAt(base));
+    auto meta = memref::ExtractStridedMetadataOp::create(b, l, view);
+    for (int64_t d = 0; d + 1 < rank; ++d)
+      rowBytes.push_back(arith::MulIOp::create(
+          b, l,
+          arith::IndexCastOp::create(b, l, b.getI64Type(),
+                                     meta.getStrides()[lead + d]),
+          arith::ConstantOp::create(b, l, b.getI64IntegerAttr(eltBytes))));
+  }
+  for (int64_t r = 0; r < layout.numRegs(); ++r) {
     ArrayRef<int64_t> at = layout.regOffset(r);
-    Value rowsInside;
-    for (int64_t d = 0; d + 1 < rank; ++d) {
+    Value inside;
+    for (int64_t d = 0; d < rank; ++d) {
       Value in = within(d, at[d]);
-      rowsInside =
-          rowsInside ? arith::AndIOp::create(b, l, rowsInside, in) : in;
+      inside = inside ? arith::AndIOp::create(b, l, inside, in) : in;
     }
-    auto elementInside = [&](int64_t e, SmallVector<Value> &c) {
-      c = coord;
-      c.back() = arith::AddIOp::create(b, l, coord.back(), index(e));
-      Value in = within(rank - 1, at.back() + e);
-      return rowsInside ? arith::AndIOp::create(b, l, rowsInside, in) : in;
-    };
-    if (v == 1) {
-      SmallVector<Value> c;
-      Value in = elementInside(0, c);
-      scalarAccess(r, c, in);
-      continue;
-    }
-    // Whole run inside and aligned: one vector access; else element-wise.
-    Value full =
-        arith::AndIOp::create(b, l, aligned, within(rank - 1, at.back(), v));
-    if (rowsInside)
-      full = arith::AndIOp::create(b, l, full, rowsInside);
-    auto ifOp = scf::IfOp::create(b, l, full, /*withElseRegion=*/true);
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPoint(ifOp.thenYield());
-    vectorAccess(r, v, coord);
-    b.setInsertionPoint(ifOp.elseYield());
-    for (int64_t e = 0; e < v; ++e) {
-      SmallVector<Value> c;
-      Value in = elementInside(e, c);
-      scalarAccess(r + e, c, in);
-    }
+    scalarAccess(r, groupCoord(r), inside);
   }
   return success();
 }

@@ -109,17 +109,9 @@ public:
   LogicalResult lowerFill(FillOp op);
   LogicalResult lowerCopy(CopyOp op);
   LogicalResult lowerReduce(ReduceOp op);
-  /// With `store`, the copy of the region's output to global memory that
-  /// follows it: the two are emitted register group by register group, so
-  /// that each result is stored as soon as it is computed (an epilogue holds
-  /// no more than its inputs live).
-  LogicalResult lowerParallel(ParallelOp op, CopyOp store = CopyOp());
-  /// Copies between global memory and a fragment, either way. `beforeGroup`
-  /// (first register, count) runs before each group of registers is
-  /// accessed.
-  LogicalResult lowerGlobalCopy(
-      CopyOp op, bool load,
-      llvm::function_ref<void(int64_t, int64_t)> beforeGroup = nullptr);
+  LogicalResult lowerParallel(ParallelOp op);
+  /// Copies between global memory and a fragment, either way.
+  LogicalResult lowerGlobalCopy(CopyOp op, bool load);
   /// Waits for all outstanding wgmma groups, threading the registers of the
   /// given accumulators through the wait so nothing reads them early.
   void emitWgmmaWait(int64_t pending, ArrayRef<Value> accumulators);

@@ -57,7 +57,7 @@ static Value emitFastMath(OpBuilder &b, Operation &op, IRMapping &local) {
   return Value();
 }
 
-LogicalResult KernelLowering::lowerParallel(ParallelOp op, CopyOp store) {
+LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
   Location l = op.getLoc();
   SmallVector<const FragmentStorage *> outs, ins;
   for (Value v : op.getOutputs()) {
@@ -137,12 +137,6 @@ LogicalResult KernelLowering::lowerParallel(ParallelOp op, CopyOp store) {
       memref::StoreOp::create(b, l, local.lookupOrDefault(v), outs[j]->regs,
                               ValueRange{index(r)});
   };
-  if (store)
-    return lowerGlobalCopy(store, /*load=*/false,
-                           [&](int64_t first, int64_t count) {
-                             for (int64_t r = first; r < first + count; ++r)
-                               emitRegister(r);
-                           });
   for (int64_t r = 0; r < layout.numRegs(); ++r)
     emitRegister(r);
   return success();

@@ -104,11 +104,9 @@ Value KernelLowering::sharedTileAddress(Value tile) {
 }
 
 LogicalResult KernelLowering::lowerBlock(Block &block) {
-  Operation *skip = nullptr; // already lowered with the op before it
   for (Operation &op : block) {
     LogicalResult result = success();
-    if (&op == skip ||
-        isa<YieldOp, scf::YieldOp, AllocSharedOp, AllocFragmentOp>(op))
+    if (isa<YieldOp, scf::YieldOp, AllocSharedOp, AllocFragmentOp>(op))
       continue;
     if (auto id = dyn_cast<BlockIdOp>(op)) {
       map.map(id.getResult(),
@@ -134,17 +132,7 @@ LogicalResult KernelLowering::lowerBlock(Block &block) {
     } else if (auto reduce = dyn_cast<ReduceOp>(op)) {
       result = lowerReduce(reduce);
     } else if (auto parallel = dyn_cast<ParallelOp>(op)) {
-      // An element-wise region whose only output goes straight to global
-      // memory is emitted together with that store (an epilogue).
-      auto store = dyn_cast_or_null<CopyOp>(parallel->getNextNode());
-      if (store && parallel.getOutputs().size() == 1 &&
-          store.getSource() == parallel.getOutputs()[0] &&
-          isa<MemRefType>(store.getDest().getType())) {
-        result = lowerParallel(parallel, store);
-        skip = store;
-      } else {
-        result = lowerParallel(parallel);
-      }
+      result = lowerParallel(parallel);
     } else if (isa_and_present<TileDialect>(op.getDialect())) {
       result = op.emitOpError("is not lowered on sm_90a yet");
     } else if (auto branch = dyn_cast<scf::IfOp>(op);

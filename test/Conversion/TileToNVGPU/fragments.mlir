@@ -28,12 +28,20 @@
 // CHECK: arith.cmpi sge, %block_id_x, %{{.*}} : index
 // CHECK: scf.if
 // CHECK: vector.load %{{.*}}[%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<?x?xf16, strided<[?, 1]>, #gpu.address_space<global>>, vector<8xf16>
+// At the edges, each element is one predicated load (zero when masked),
+// without a branch: the address of the thread's first element, and each
+// register's offset as the instruction's immediate.
 // CHECK: } else {
+// CHECK: memref.extract_aligned_pointer_as_index %{{.*}} : memref<?x?xf16, strided<[?, 1]>, #gpu.address_space<global>> -> index
+// CHECK: %[[GLOBAL:.*]] = llvm.inttoptr %{{.*}} : i64 to !llvm.ptr<1>
+// CHECK: %[[FIRST:.*]] = llvm.getelementptr %[[GLOBAL]][%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8
 // CHECK: arith.cmpi sle, %[[ROWS0]], %{{.*}} : index
 // CHECK: arith.cmpi slt, %{{.*}}, %[[ROWS]] : index
 // CHECK: arith.cmpi sle, %[[COLS0]], %{{.*}} : index
 // CHECK: arith.cmpi slt, %{{.*}}, %[[COLS]] : index
-// CHECK: memref.load %{{.*}}[%{{.*}}, %{{.*}}] : memref<?x?xf16, strided<[?, 1]>, #gpu.address_space<global>>
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "mov.b16 $0, 0;\0A\09@$1 ld.global.b16 $0, [$2];", "=h,b,l" %{{.*}}, %[[FIRST]] : (i1, !llvm.ptr<1>) -> i16
+// CHECK-NOT: scf.if
+// CHECK: "mov.b16 $0, 0;\0A\09@$1 ld.global.b16 $0, [$2+2];", "=h,b,l" %{{.*}}, %[[FIRST]]
 // CHECK-COUNT-8: arith.maxnumf
 // CHECK-COUNT-5: gpu.shuffle  xor
 // CHECK: gpu.barrier
@@ -114,20 +122,21 @@ tile.kernel @bf16_to_f16(%X: memref<?x?xbf16>, %Y: memref<?x?xf16>) grid [1] thr
 
 // -----
 
-// An element-wise region whose output goes straight to global memory is
-// emitted with that store, a register group at a time: each pair of
-// results is stored before the next pair is computed.
+// An element-wise region is lowered on its own, whatever op follows it: one
+// body per register. The store after it then tests the whole tile once:
+// pairs as vector stores inside (a tile of 64 rows also needs the row
+// stride to keep every row aligned), each element a predicated store at the
+// edges.
 // CHECK-LABEL: gpu.func @epilogue
-// A tile of 64 rows stores pairs only when the row stride keeps every row
-// aligned too.
+// CHECK-COUNT-32: "tanh.approx.f32 $0, $1;"
 // CHECK: %{{.*}}, %{{.*}}, %{{.*}}:2, %[[STR:.*]]:2 = memref.extract_strided_metadata
 // CHECK: arith.andi %[[STR]]#0, %c1{{.*}} : index
-// CHECK: "tanh.approx.f32 $0, $1;"
-// CHECK: "tanh.approx.f32 $0, $1;"
-// CHECK: vector.store {{.*}} vector<2xf16>
-// CHECK: "tanh.approx.f32 $0, $1;"
-// CHECK: "tanh.approx.f32 $0, $1;"
-// CHECK: vector.store {{.*}} vector<2xf16>
+// CHECK: scf.if
+// CHECK-COUNT-16: vector.store {{.*}} vector<2xf16>
+// CHECK: } else {
+// CHECK-NOT: vector.store
+// CHECK: "@$0 st.global.b16 [$1], $2;", "b,l,h"
+// CHECK: "@$0 st.global.b16 [$1+2], $2;", "b,l,h"
 tile.kernel @epilogue(%A: memref<?x?xf16>, %C: memref<?x?xf16>) grid [1] threads 128 {
   %c0 = arith.constant 0 : index
   %a = tile.alloc_shared : !tile.shared<64x64xf16>

@@ -37,16 +37,20 @@
 // CHECK: nvgpu.mbarrier.arrive.expect_tx
 // CHECK: nvgpu.tma.async.load
 
-// Drain, then the masked epilogue: pairs of adjacent columns are stored as
-// one 8-byte vector when the row stride allows, element by element at the
-// edges of the matrix.
+// Drain, then the epilogue: inside the matrix, pairs of adjacent columns
+// are stored as one 8-byte vector when the row stride allows; at its edges,
+// each element is a predicated store (no branch), the eight rows below the
+// thread's first one from a second address register.
 // CHECK: llvm.inline_asm has_side_effects asm_dialect = att "wgmma.wait_group.sync.aligned 0;"
 // CHECK: memref.extract_strided_metadata
 // CHECK: scf.if
 // CHECK: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {alignment = 8 : i64} : memref<?x?xf32, strided<[?, 1]>, #gpu.address_space<global>>, vector<2xf32>
 // CHECK: } else {
-// CHECK: scf.if
-// CHECK-NEXT: memref.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : memref<?x?xf32, strided<[?, 1]>, #gpu.address_space<global>>
+// CHECK-NOT: scf.if
+// CHECK: "@$0 st.global.b32 [$1], $2;", "b,l,r"
+// CHECK: "@$0 st.global.b32 [$1+4], $2;", "b,l,r"
+// CHECK: %[[ROW8:.*]] = llvm.getelementptr
+// CHECK: "@$0 st.global.b32 [$1], $2;", "b,l,r" %{{.*}}, %[[ROW8]]
 // CHECK: gpu.return
 tile.kernel @gemm(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>)
     grid [%C[1] / 64, %C[0] / 64] threads 128 {

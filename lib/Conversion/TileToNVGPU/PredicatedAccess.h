@@ -1,0 +1,39 @@
+//===- PredicatedAccess.h - Masked global accesses without branches -*- C++ -*-===//
+//
+// A masked element at the edge of a tile is accessed by one predicated PTX
+// instruction (`@p st.global.b16 [a], v;`) rather than a branch around a
+// plain one. A 128x256 epilogue has a few hundred such accesses per thread;
+// as branches they split the kernel into as many basic blocks, which LLVM
+// and ptxas then schedule one by one (slower to compile, and nothing is
+// scheduled across them).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_LIB_CONVERSION_TILETONVGPU_PREDICATEDACCESS_H
+#define TILE_LIB_CONVERSION_TILETONVGPU_PREDICATEDACCESS_H
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Value.h"
+
+namespace mlir::tile {
+
+/// The address of `memref[indices]` as a global pointer (!llvm.ptr<1>).
+/// `memref` is a kernel argument or a view of one.
+Value globalAddress(OpBuilder &b, Location l, Value memref,
+                    ValueRange indices);
+
+/// Stores `elements` (of one type, consecutive in memory, 2 to 16 bytes in
+/// all and aligned to that size) at `address` + `byteOffset` when `pred`
+/// (i1) holds. The offset is the instruction's immediate (`[a+16]`), so the
+/// registers of one thread share one address register.
+void emitPredicatedStore(OpBuilder &b, Location l, Value pred, Value address,
+                         int64_t byteOffset, ValueRange elements);
+
+/// Loads one element of `type` (1 to 8 bytes) from `address` + `byteOffset`
+/// when `pred` holds; zero otherwise.
+Value emitPredicatedLoad(OpBuilder &b, Location l, Value pred, Value address,
+                         int64_t byteOffset, Type type);
+
+} // namespace mlir::tile
+
+#endif // TILE_LIB_CONVERSION_TILETONVGPU_PREDICATEDACCESS_H
