@@ -62,6 +62,18 @@ if getattr(config, "sanitizers", ""):
         f"ASAN_OPTIONS={asan_options}:detect_leaks=0 \"{sys.executable}\""))
     config.available_features.add("sanitizers")
 
+# Install tests (test/Install): `cmake --install` of this build, and
+# consumers of the installed tree built with this build's CMake, generator
+# and compilers.
+if hasattr(config, "cmake_command"):
+    config.substitutions.append(("%cmake", f'"{config.cmake_command}"'))
+    config.substitutions.append(("%consumer_cmake_args", " ".join([
+        f'-G "{config.cmake_generator}"',
+        f'-DCMAKE_MAKE_PROGRAM="{config.cmake_make_program}"',
+        f'-DCMAKE_C_COMPILER="{config.c_compiler}"',
+        f'-DCMAKE_CXX_COMPILER="{config.cxx_compiler}"'])))
+    config.substitutions.append(("%llvm_lib_dir", config.llvm_library_dir))
+
 # GPU tests (`REQUIRES: cuda`) run only where the runtime finds a device.
 def has_gpu():
     probe = os.path.join(config.tile_tools_dir, "tile-run")
