@@ -2,6 +2,7 @@
 # lit configuration of the tile-mlir tests.
 
 import os
+import shutil
 import subprocess
 import sys
 
@@ -64,7 +65,7 @@ if getattr(config, "sanitizers", ""):
 
 # Install tests (test/Install): `cmake --install` of this build, and
 # consumers of the installed tree built with this build's CMake, generator
-# and compilers.
+# and compilers, and with pkg-config.
 if hasattr(config, "cmake_command"):
     config.substitutions.append(("%cmake", f'"{config.cmake_command}"'))
     config.substitutions.append(("%consumer_cmake_args", " ".join([
@@ -72,7 +73,10 @@ if hasattr(config, "cmake_command"):
         f'-DCMAKE_MAKE_PROGRAM="{config.cmake_make_program}"',
         f'-DCMAKE_C_COMPILER="{config.c_compiler}"',
         f'-DCMAKE_CXX_COMPILER="{config.cxx_compiler}"'])))
+    config.substitutions.append(("%cc", f'"{config.c_compiler}"'))
     config.substitutions.append(("%llvm_lib_dir", config.llvm_library_dir))
+    if shutil.which("pkg-config"):
+        config.available_features.add("pkg-config")
 
 # GPU tests (`REQUIRES: cuda`) run only where the runtime finds a device.
 def has_gpu():

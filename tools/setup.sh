@@ -9,6 +9,7 @@ packages=(
   clang-22                                               # libMLIR.so's compiler
   libclang-rt-22-dev                                     # ASan/UBSan runtimes
   cmake ninja-build python3
+  pkgconf                                                # test/Install
 )
 missing=()
 for p in "${packages[@]}"; do
