@@ -65,7 +65,9 @@ if getattr(config, "sanitizers", ""):
 
 # Install tests (test/Install): `cmake --install` of this build, and
 # consumers of the installed tree built with this build's CMake, generator
-# and compilers, and with pkg-config.
+# and compilers, and with pkg-config (feature pkg-config); the Python
+# package pip-installed offline into a venv (feature python-venv: venv, pip,
+# setuptools and, before setuptools 70.1, wheel).
 if hasattr(config, "cmake_command"):
     config.substitutions.append(("%cmake", f'"{config.cmake_command}"'))
     config.substitutions.append(("%consumer_cmake_args", " ".join([
@@ -77,6 +79,12 @@ if hasattr(config, "cmake_command"):
     config.substitutions.append(("%llvm_lib_dir", config.llvm_library_dir))
     if shutil.which("pkg-config"):
         config.available_features.add("pkg-config")
+    probe = ("import importlib.util as u, venv, setuptools; "
+             "assert u.find_spec('pip') and (u.find_spec('wheel') or "
+             "u.find_spec('setuptools.command.bdist_wheel'))")
+    if subprocess.run([sys.executable, "-c", probe],
+                      capture_output=True).returncode == 0:
+        config.available_features.add("python-venv")
 
 # GPU tests (`REQUIRES: cuda`) run only where the runtime finds a device.
 def has_gpu():
