@@ -2,6 +2,7 @@
 # lit configuration of the tile-mlir tests.
 
 import os
+import shutil
 import subprocess
 import sys
 
@@ -65,6 +66,29 @@ if getattr(config, "sanitizers", ""):
 # tile-fuzz is built (TILE_ENABLE_FUZZER).
 if getattr(config, "fuzzer", "") in ("ON", "1", "TRUE", "YES"):
     config.available_features.add("fuzzer")
+
+# Install tests (test/Install): `cmake --install` of this build, and
+# consumers of the installed tree built with this build's CMake, generator
+# and compilers, and with pkg-config (feature pkg-config); the Python
+# package pip-installed offline into a venv (feature python-venv: venv, pip,
+# setuptools and, before setuptools 70.1, wheel).
+if hasattr(config, "cmake_command"):
+    config.substitutions.append(("%cmake", f'"{config.cmake_command}"'))
+    config.substitutions.append(("%consumer_cmake_args", " ".join([
+        f'-G "{config.cmake_generator}"',
+        f'-DCMAKE_MAKE_PROGRAM="{config.cmake_make_program}"',
+        f'-DCMAKE_C_COMPILER="{config.c_compiler}"',
+        f'-DCMAKE_CXX_COMPILER="{config.cxx_compiler}"'])))
+    config.substitutions.append(("%cc", f'"{config.c_compiler}"'))
+    config.substitutions.append(("%llvm_lib_dir", config.llvm_library_dir))
+    if shutil.which("pkg-config"):
+        config.available_features.add("pkg-config")
+    probe = ("import importlib.util as u, venv, setuptools; "
+             "assert u.find_spec('pip') and (u.find_spec('wheel') or "
+             "u.find_spec('setuptools.command.bdist_wheel'))")
+    if subprocess.run([sys.executable, "-c", probe],
+                      capture_output=True).returncode == 0:
+        config.available_features.add("python-venv")
 
 # GPU tests (`REQUIRES: cuda`) run only where the runtime finds a device.
 def has_gpu():

@@ -9,6 +9,8 @@ packages=(
   clang-22                                               # libMLIR.so's compiler
   libclang-rt-22-dev                                     # ASan/UBSan runtimes
   cmake ninja-build python3
+  pkgconf python3-venv python3-pip                       # test/Install: pkg-config,
+  python3-setuptools python3-wheel                       # pip install offline
 )
 missing=()
 for p in "${packages[@]}"; do

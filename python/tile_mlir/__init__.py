@@ -11,6 +11,7 @@
 Only the standard library is required; torch is used when passed.
 """
 
+from ._ffi import library_dirs, loaded_libraries
 from .compiler import (Compiled, KernelResources, PlannedResources, compile,
                        estimate)
 from .errors import (CompileError, CudaError, DeviceOutOfMemoryError,
@@ -35,6 +36,8 @@ __all__ = [
     "device_count",
     # Tuning.
     "tune", "tuned_kernel", "TuneResult", "TuneError",
+    # Where the libraries are looked for, and which were loaded.
+    "library_dirs", "loaded_libraries",
     # Errors.
     "TileError", "LibraryNotFoundError", "CompileError", "RuntimeCallError",
     "NoDriverError", "NoDeviceError", "CudaError", "InvalidArgumentError",

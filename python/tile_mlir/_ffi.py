@@ -7,10 +7,14 @@ Two libraries, each loaded on first use:
 - ``libtile_rt.so``: the runtime (include/tile-rt/tile_rt.h).
 
 They are looked up in ``$TILE_MLIR_LIB_DIR`` (a directory, or several joined
-with ``os.pathsep``) when it is set, else in ``$TILE_BUILD_DIR/lib`` and
-``<repo>/build/lib`` (where tools/build.sh puts both), else by the system
-loader (``LD_LIBRARY_PATH``). libTileCAPI.so needs libMLIR.so.22.1 and
-libLLVM.so.22.1 on the loader's path.
+with ``os.pathsep``) when it is set, else in ``$TILE_BUILD_DIR/lib``, the
+directory recorded when the package was installed with pip (where
+``cmake --install`` put the libraries, see python/setup.py), ``<repo>/build/lib``
+when running from a checkout (where tools/build.sh puts them),
+``/usr/local/lib`` and ``/usr/lib``, else by the system loader
+(``LD_LIBRARY_PATH``). libTileCAPI.so needs libMLIR.so.22.1 and
+libLLVM.so.22.1: installed, it finds them through its RUNPATH; from a build
+directory, through the loader's path.
 
 The declarations mirror the C headers one to one; :func:`check` turns a
 ``tile_rt_status`` into the matching exception of :mod:`tile_mlir.errors`.
@@ -38,10 +42,19 @@ RT_LIBRARY = "libtile_rt.so"
 TUNE_LIBRARY = "libtile_tune.so"
 
 _REPO_ROOT = Path(__file__).resolve().parents[2]
+STANDARD_LIBRARY_DIRS = (Path("/usr/local/lib"), Path("/usr/lib"))
+
+try:  # Written by python/setup.py when the package is built for installing.
+    from ._installed import LIBRARY_DIR as _INSTALLED_LIBRARY_DIR
+    _INSTALLED = True
+except ImportError:  # Running from a checkout (PYTHONPATH=python).
+    _INSTALLED_LIBRARY_DIR = None
+    _INSTALLED = False
 
 
 def library_dirs() -> list[Path]:
-    """The directories searched for the libraries, in order."""
+    """The directories searched for the libraries, in order (the system
+    loader comes after them unless ``$TILE_MLIR_LIB_DIR`` is set)."""
     explicit = os.environ.get("TILE_MLIR_LIB_DIR")
     if explicit:
         return [Path(d) for d in explicit.split(os.pathsep) if d]
@@ -49,8 +62,19 @@ def library_dirs() -> list[Path]:
     build = os.environ.get("TILE_BUILD_DIR")
     if build:
         dirs.append(Path(build) / "lib")
-    dirs.append(_REPO_ROOT / "build" / "lib")
+    if _INSTALLED_LIBRARY_DIR:
+        dirs.append(Path(_INSTALLED_LIBRARY_DIR))
+    if not _INSTALLED:
+        dirs.append(_REPO_ROOT / "build" / "lib")
+    dirs.extend(d for d in STANDARD_LIBRARY_DIRS if d not in dirs)
     return dirs
+
+
+def loaded_libraries() -> dict[str, str]:
+    """The libraries loaded so far: file name -> the path loaded (the bare
+    name when the system loader found it)."""
+    with _lock:
+        return {name: _loaded_from[name] for name in _libs}
 
 
 def _load(name: str) -> ctypes.CDLL:
@@ -59,7 +83,9 @@ def _load(name: str) -> ctypes.CDLL:
         path = d / name
         if path.is_file():
             try:
-                return ctypes.CDLL(str(path))
+                lib = ctypes.CDLL(str(path))
+                _loaded_from[name] = str(path)
+                return lib
             except OSError as e:
                 hint = ""
                 if "libMLIR" in str(e) or "libLLVM" in str(e):
@@ -71,7 +97,9 @@ def _load(name: str) -> ctypes.CDLL:
         tried.append(str(path))
     if not os.environ.get("TILE_MLIR_LIB_DIR"):
         try:
-            return ctypes.CDLL(name)  # the system loader: LD_LIBRARY_PATH
+            lib = ctypes.CDLL(name)  # the system loader: LD_LIBRARY_PATH
+            _loaded_from[name] = name
+            return lib
         except OSError as e:
             tried.append(f"{name} via the system loader ({e})")
     raise errors.LibraryNotFoundError(
@@ -91,6 +119,7 @@ def _declare(lib: ctypes.CDLL, table, optional=()) -> None:
 
 _lock = threading.Lock()
 _libs: dict[str, ctypes.CDLL] = {}
+_loaded_from: dict[str, str] = {}
 
 
 def _get(name: str, declare) -> ctypes.CDLL:
