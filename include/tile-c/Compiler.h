@@ -22,7 +22,7 @@ typedef enum MlirTileOutputFormat {
 } MlirTileOutputFormat;
 
 /// Options of one compilation. Null strings mean the defaults
-/// (chip "sm_90a", features "+ptx80", opt level 3, cubin, no bindings,
+/// (chip "sm_90a", features "+ptx80", opt level 2, cubin, no bindings,
 /// every kernel).
 typedef struct MlirTileCompileOptions {
   const char *chip;

@@ -21,7 +21,7 @@ static constexpr llvm::StringLiteral kKernelInfoAttr = "tile.kernel_info";
 void mlirTileCompileOptionsInitDefault(MlirTileCompileOptions *options) {
   options->chip = nullptr;
   options->features = nullptr;
-  options->optLevel = 3;
+  options->optLevel = mlir::tile::kDefaultOptLevel;
   options->format = MlirTileOutputCubin;
   options->bindings = nullptr;
   options->numBindings = 0;

@@ -247,7 +247,7 @@ def _options(lib, chip, features, opt_level, fmt, params, kernels):
 
 
 def compile(source, chip: str = "sm_90a", features: str = "+ptx80",
-            opt_level: int = 3, fmt: str = "cubin", params=None,
+            opt_level: int = 2, fmt: str = "cubin", params=None,
             kernels=None) -> Compiled:
     """Compiles every ``tile.kernel`` of a module to a cubin or PTX.
 

@@ -4,7 +4,7 @@
 // descriptors are 128-byte grid constants, the loads are bulk tensor copies
 // completing on mbarriers, and the math is warpgroup MMA with one group in
 // flight across iterations.
-// CHECK: gpu.binary @tile_kernels [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx80">
+// CHECK: gpu.binary @tile_kernels [#gpu.object<#nvvm.target<chip = "sm_90a", features = "+ptx80">
 // CHECK-SAME: assembly = "
 // CHECK-SAME: .target sm_90a
 // CHECK-SAME: .extern .shared .align 1024 .b8 tile_smem[];

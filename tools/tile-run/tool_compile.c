@@ -20,7 +20,7 @@
 const char tool_source_usage[] =
     "  --chip CHIP        target chip (default sm_90a)\n"
     "  --features F       PTX features (default +ptx80)\n"
-    "  --opt-level N      LLVM optimisation level (default 3)\n"
+    "  --opt-level N      LLVM optimisation level (default 2)\n"
     "  --ptx              produce PTX for the driver to JIT, not a cubin\n"
     "  --emit-dir DIR     write DIR/<stem>.cubin (or .ptx) and "
     "DIR/<stem>.kinfo\n"
