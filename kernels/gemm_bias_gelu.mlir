@@ -28,9 +28,8 @@ module {
     %bk = tile.param "BK" : index
     %erf = tile.param "ERF" : i1
     %zero = arith.constant 0.0 : f32
-    %one = arith.constant 1.0 : f32
     %half = arith.constant 0.5 : f32
-    %kcube = arith.constant 0.044715 : f32
+    %ky2 = arith.constant 0.035677408136300125 : f32 // sqrt(2/pi) 0.044715
     %ksqrt2pi = arith.constant 0.7978845608028654 : f32
     %krsqrt2 = arith.constant 0.7071067811865476 : f32
     %bx = tile.block_id x
@@ -59,25 +58,26 @@ module {
           affine_map<(i, j) -> (i, j)>]} {
     ^bb0(%x: f32, %bj: f32, %o: f32):
       %y = arith.addf %x, %bj : f32
-      %s = scf.if %erf -> f32 {
-        // 1 + erf(y / sqrt(2))
+      %t = scf.if %erf -> f32 {
+        // erf(y / sqrt(2))
         %u = arith.mulf %y, %krsqrt2 : f32
         %er = math.erf %u : f32
-        %s1 = arith.addf %er, %one : f32
-        scf.yield %s1 : f32
+        scf.yield %er : f32
       } else {
-        // 1 + tanh(sqrt(2/pi) (y + 0.044715 y^3))
+        // tanh(sqrt(2/pi) (y + 0.044715 y^3)), as
+        // tanh(y (sqrt(2/pi) + sqrt(2/pi) 0.044715 y^2)): an fma between
+        // two multiplies.
         %y2 = arith.mulf %y, %y : f32
-        %y3 = arith.mulf %y2, %y : f32
-        %u0 = arith.mulf %y3, %kcube : f32
-        %u1 = arith.addf %y, %u0 : f32
-        %u2 = arith.mulf %u1, %ksqrt2pi : f32
-        %th = math.tanh %u2 : f32
-        %s0 = arith.addf %th, %one : f32
-        scf.yield %s0 : f32
+        %p0 = arith.mulf %y2, %ky2 : f32
+        %p = arith.addf %p0, %ksqrt2pi : f32
+        %u = arith.mulf %y, %p : f32
+        %th = math.tanh %u : f32
+        scf.yield %th : f32
       }
+      // y/2 (1 + t) as y/2 t + y/2: one fma once contracted.
       %hy = arith.mulf %y, %half : f32
-      %g = arith.mulf %hy, %s : f32
+      %ht = arith.mulf %hy, %t : f32
+      %g = arith.addf %ht, %hy : f32
       tile.yield %g : f32
     }
     tile.copy %acc -> %C[%m0, %n0] : !tile.fragment<?x?xf32> -> memref<?x?x!tile.param<"T">>

@@ -57,6 +57,22 @@ static Value emitFastMath(OpBuilder &b, Operation &op, IRMapping &local) {
   return Value();
 }
 
+/// Element-wise bodies may contract a multiply feeding an add into one fma
+/// (one rounding instead of two), as CUDA's default -fmad=true and Triton's
+/// enable_fp_fusion do: the body's float arith ops get the `contract`
+/// fast-math flag, which LLVM's NVPTX backend honours.
+static void allowContraction(Operation *op) {
+  auto fm = dyn_cast<arith::ArithFastMathInterface>(op);
+  if (!fm)
+    return;
+  arith::FastMathFlags flags =
+      fm.getFastMathFlagsAttr() ? fm.getFastMathFlagsAttr().getValue()
+                                : arith::FastMathFlags::none;
+  op->setAttr(fm.getFastMathAttrName(),
+              arith::FastMathFlagsAttr::get(
+                  op->getContext(), flags | arith::FastMathFlags::contract));
+}
+
 LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
   Location l = op.getLoc();
   SmallVector<const FragmentStorage *> outs, ins;
@@ -130,7 +146,7 @@ LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
         local.map(inner.getResult(0), fast);
         continue;
       }
-      b.clone(inner, local);
+      allowContraction(b.clone(inner, local));
     }
     auto yield = cast<YieldOp>(body.getTerminator());
     for (auto [j, v] : llvm::enumerate(yield.getValues()))

@@ -49,6 +49,8 @@
 // CHECK: memref.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : memref<8x1xf32, #gpu.address_space<workgroup>>
 // CHECK: gpu.barrier
 // CHECK-COUNT-8: memref.load %{{.*}}[%{{.*}}, %{{.*}}] : memref<8x1xf32, #gpu.address_space<workgroup>>
+// The body's float ops may contract (a multiply into an add: one fma).
+// CHECK: arith.subf %{{.*}}, %{{.*}} fastmath<contract> : f32
 // CHECK: llvm.inline_asm asm_dialect = att "ex2.approx.ftz.f32 $0, $1;", "=f,f"
 // CHECK: vector.store %{{.*}} {alignment = 16 : i64} : memref<?x?xf16, strided<[?, 1]>, #gpu.address_space<global>>, vector<8xf16>
 // CHECK: gpu.return
