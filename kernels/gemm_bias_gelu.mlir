@@ -29,7 +29,7 @@ module {
     %erf = tile.param "ERF" : i1
     %zero = arith.constant 0.0 : f32
     %half = arith.constant 0.5 : f32
-    %ky2 = arith.constant 0.035677408136300125 : f32 // sqrt(2/pi) 0.044715
+    %kcube = arith.constant 0.044715 : f32
     %ksqrt2pi = arith.constant 0.7978845608028654 : f32
     %krsqrt2 = arith.constant 0.7071067811865476 : f32
     %bx = tile.block_id x
@@ -64,13 +64,12 @@ module {
         %er = math.erf %u : f32
         scf.yield %er : f32
       } else {
-        // tanh(sqrt(2/pi) (y + 0.044715 y^3)), as
-        // tanh(y (sqrt(2/pi) + sqrt(2/pi) 0.044715 y^2)): an fma between
-        // two multiplies.
+        // tanh(sqrt(2/pi) (y + 0.044715 y^3))
         %y2 = arith.mulf %y, %y : f32
-        %p0 = arith.mulf %y2, %ky2 : f32
-        %p = arith.addf %p0, %ksqrt2pi : f32
-        %u = arith.mulf %y, %p : f32
+        %y3 = arith.mulf %y2, %y : f32
+        %u0 = arith.mulf %y3, %kcube : f32
+        %u1 = arith.addf %y, %u0 : f32
+        %u = arith.mulf %u1, %ksqrt2pi : f32
         %th = math.tanh %u : f32
         scf.yield %th : f32
       }
