@@ -74,3 +74,15 @@ tile.kernel @explicit(%X: memref<?x?xf32>) grid [1] threads 128 {
   %b = tile.alloc_fragment : !tile.fragment<64x64xf32>
   tile.copy %a -> %b : !tile.fragment<64x64xf32> -> !tile.fragment<64x64xf32>
 }
+
+// -----
+
+// A one-dimensional fragment shorter than a vector per thread takes shorter
+// runs: 256 elements over 128 threads, two each.
+// CHECK-LABEL: tile.kernel @short_vector
+// CHECK: tile.alloc_fragment {layout = #tile.blocked<vector = 2, lanes = [32], warps = [4]>} : !tile.fragment<256xf32>
+tile.kernel @short_vector(%X: memref<?xf32>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %x = tile.alloc_fragment : !tile.fragment<256xf32>
+  tile.copy %X[%c0] -> %x : memref<?xf32> -> !tile.fragment<256xf32>
+}

@@ -152,8 +152,13 @@ Attribute LayoutSolver::defaultLayout(FragmentType type, Type globalElement) {
   int64_t laneCols = 1;
   while (laneCols < kWarpSize && laneCols * vector * 2 <= cols)
     laneCols *= 2;
-  if (shape.size() == 1)
+  if (shape.size() == 1) {
+    // Every thread of the block holds a run: a short fragment takes
+    // shorter runs (256 elements over 128 threads: two each).
+    while (vector > 1 && cols % (vector * kWarpSize * warps) != 0)
+      vector /= 2;
     return BlockedLayoutAttr::get(ctx, vector, {kWarpSize}, {warps});
+  }
   int64_t warpCols = 1;
   int64_t rows = shape[0];
   // Spread rows over the warps first; give leftover warps to the columns.
