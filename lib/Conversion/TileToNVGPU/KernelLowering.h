@@ -110,6 +110,7 @@ public:
   LogicalResult lowerCopy(CopyOp op);
   LogicalResult lowerReduce(ReduceOp op);
   LogicalResult lowerParallel(ParallelOp op);
+  LogicalResult lowerPrint(PrintOp op);
   /// Copies between global memory and a fragment, either way.
   LogicalResult lowerGlobalCopy(CopyOp op, bool load);
   /// Waits for all outstanding wgmma groups, threading the registers of the

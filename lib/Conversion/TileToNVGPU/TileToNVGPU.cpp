@@ -133,6 +133,8 @@ LogicalResult KernelLowering::lowerBlock(Block &block) {
       result = lowerReduce(reduce);
     } else if (auto parallel = dyn_cast<ParallelOp>(op)) {
       result = lowerParallel(parallel);
+    } else if (auto print = dyn_cast<PrintOp>(op)) {
+      result = lowerPrint(print);
     } else if (isa_and_present<TileDialect>(op.getDialect())) {
       result = op.emitOpError("is not lowered on sm_90a yet");
     } else if (auto branch = dyn_cast<scf::IfOp>(op);

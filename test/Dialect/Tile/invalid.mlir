@@ -525,3 +525,50 @@ tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
 // expected-error @+1 {{kernel_c5: min_blocks_per_sm (0) must be at least 1}}
 tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 attributes {min_blocks_per_sm = 0 : i64} {
 }
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  // expected-error @+1 {{print_c1: 'memref<?xf16>' is not printed; fragments of floats and integer, index or float scalars are}}
+  tile.print "A" %A : memref<?xf16>
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %s = tile.alloc_shared : !tile.shared<64x64xf16>
+  // expected-error @+1 {{print_c1: '!tile.shared<64x64xf16>' is not printed}}
+  tile.print "s" %s : !tile.shared<64x64xf16>
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %a = tile.alloc_fragment : !tile.fragment<64xf32>
+  // expected-error @+1 {{print_c2: `block` has 4 coordinates; it has one to three}}
+  tile.print "a" %a {block = array<i64: 0, 0, 0, 0>} : !tile.fragment<64xf32>
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %a = tile.alloc_fragment : !tile.fragment<64xf32>
+  // expected-error @+1 {{print_c2: `block` coordinates must not be negative}}
+  tile.print "a" %a {block = array<i64: 0, -1>} : !tile.fragment<64xf32>
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %a = tile.alloc_fragment : !tile.fragment<64xf32>
+  // expected-error @+1 {{print_c2: `thread` (128) must be below the kernel's 128 threads}}
+  tile.print "a" %a {thread = 128} : !tile.fragment<64xf32>
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %a = tile.alloc_fragment : !tile.fragment<64xf32>
+  // expected-error @+1 {{print_c2: `thread` (-1) must not be negative}}
+  tile.print "a" %a {thread = -1} : !tile.fragment<64xf32>
+}

@@ -66,3 +66,14 @@ tile.kernel @layouts(%A: memref<?xf16>) grid [1] threads 128 {
     tile.yield %v : f32
   }
 }
+
+// CHECK-LABEL: tile.kernel @prints
+// CHECK: tile.print "acc" %{{.*}} {block = array<i64: 1, 0>, thread = 5 : i64} : !tile.fragment<64x64xf32>
+// CHECK: tile.print "n %" %{{.*}} : index
+tile.kernel @prints(%A: memref<?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %a = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  %n = memref.dim %A, %c0 : memref<?xf16>
+  tile.print "acc" %a {block = array<i64: 1, 0>, thread = 5} : !tile.fragment<64x64xf32>
+  tile.print "n %" %n : index
+}

@@ -142,6 +142,43 @@ LogicalResult FillOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// PrintOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult PrintOp::verify() {
+  Type type = getValue().getType();
+  if (auto fragment = dyn_cast<FragmentType>(type)) {
+    if (!isa<FloatType>(fragment.getElementType()))
+      return emitOpError("print_c1: a fragment of ")
+             << fragment.getElementType()
+             << " is not printed; fragments of floats are";
+  } else if (!type.isIntOrIndexOrFloat()) {
+    return emitOpError("print_c1: ")
+           << type << " is not printed; fragments of floats and integer, "
+           << "index or float scalars are";
+  }
+  if (std::optional<ArrayRef<int64_t>> block = getBlock()) {
+    if (block->empty() || block->size() > 3)
+      return emitOpError("print_c2: `block` has ")
+             << block->size() << " coordinates; it has one to three";
+    if (llvm::any_of(*block, [](int64_t c) { return c < 0; }))
+      return emitOpError("print_c2: `block` coordinates must not be negative");
+  }
+  if (std::optional<int64_t> thread = getThread()) {
+    if (*thread < 0)
+      return emitOpError("print_c2: `thread` (")
+             << *thread << ") must not be negative";
+    auto kernel = (*this)->getParentOfType<KernelOp>();
+    if (kernel && !kernel.isParametric() &&
+        *thread >= kernel.getThreadCount())
+      return emitOpError("print_c2: `thread` (")
+             << *thread << ") must be below the kernel's "
+             << kernel.getThreadCount() << " threads";
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // CopyOp
 //===----------------------------------------------------------------------===//
 

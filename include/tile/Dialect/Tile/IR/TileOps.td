@@ -318,6 +318,34 @@ def Tile_FillOp : Tile_Op<"fill"> {
   let hasVerifier = 1;
 }
 
+def Tile_PrintOp : Tile_Op<"print"> {
+  let summary = "prints a scalar or a fragment's elements from the device";
+  let description = [{
+    Prints `value` after `label` through the device's printf, for debugging
+    (`T.print`): a scalar (integer, index or float) as one line
+    `label = v`, a fragment as one line `label[i, j] = v` per element,
+    printed by the thread that holds it. Each line starts with the block's
+    and the thread's coordinates. `block` (grid coordinates x, y, z; missing
+    ones are 0) and `thread` (the thread's index in the block) restrict the
+    printing to that block and that thread; without them every block and
+    every thread prints. The lines reach the host's stdout when the launch
+    completes (at the runtime's synchronisation).
+
+    Constraints:
+    - print_c1: `value` is a fragment of floats, or an integer, index or
+      float scalar.
+    - print_c2: `block` has one to three coordinates, and they and `thread`
+      are not negative; `thread` is below the kernel's thread count.
+
+    Example: `tile.print "acc" %acc {block = array<i64: 0, 0>, thread = 0} : !tile.fragment<64x64xf32>`
+  }];
+  let arguments = (ins StrAttr:$label, AnyType:$value,
+                       OptionalAttr<DenseI64ArrayAttr>:$block,
+                       OptionalAttr<I64Attr>:$thread);
+  let assemblyFormat = "$label $value attr-dict `:` type($value)";
+  let hasVerifier = 1;
+}
+
 def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
   let summary = "copies a tile between global memory, shared memory and registers";
   let description = [{
