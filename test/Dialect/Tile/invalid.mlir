@@ -488,7 +488,7 @@ tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
 // -----
 
 tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
-  // expected-error @+1 {{alloc_c2: #tile.mma<warpgroups = 1> lays out 2-d fragments with at least one warpgroup, not rank 1}}
+  // expected-error @+1 {{alloc_c2: #tile.mma<warpgroups = 1> lays out 2-d fragments with 1 to 8 warpgroups, not rank 1}}
   %a = tile.alloc_fragment {layout = #tile.mma<warpgroups = 1>} : !tile.fragment<64xf32>
 }
 
@@ -511,6 +511,22 @@ tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
 tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
   // expected-error @+1 {{alloc_c2: #tile.slice<dim = 3, parent = #tile.mma<warpgroups = 1>> removes dimension 3 of a rank-2 parent}}
   %a = tile.alloc_fragment {layout = #tile.slice<dim = 3, parent = #tile.mma<warpgroups = 1>>} : !tile.fragment<64xf32>
+}
+
+// -----
+
+// Lane, warp and run counts are bounded before the verifier multiplies them
+// (2^62 lanes times 8 would overflow).
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  // expected-error @+1 {{alloc_c2: #tile.blocked<vector = 4, lanes = [4611686018427387904, 8], warps = [4, 1]> has more than 32 lanes or 32 warps along a dimension, or a run longer than 16777216 elements}}
+  %a = tile.alloc_fragment {layout = #tile.blocked<vector = 4, lanes = [4611686018427387904, 8], warps = [4, 1]>} : !tile.fragment<64x64xf32>
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  // expected-error @+1 {{alloc_c2: #tile.mma<warpgroups = 9223372036854775807> lays out 2-d fragments with 1 to 8 warpgroups, not rank 2}}
+  %a = tile.alloc_fragment {layout = #tile.mma<warpgroups = 9223372036854775807>} : !tile.fragment<64x64xf32>
 }
 
 // -----

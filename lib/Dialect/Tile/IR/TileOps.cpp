@@ -72,10 +72,12 @@ LogicalResult AllocSharedOp::verify() {
 static LogicalResult verifyLayout(Operation *op, Attribute layout,
                                   int64_t rank) {
   if (auto mma = dyn_cast<MmaLayoutAttr>(layout)) {
-    if (rank != 2 || mma.getWarpgroups() < 1)
+    if (rank != 2 || mma.getWarpgroups() < 1 ||
+        mma.getWarpgroups() > kMaxBlockThreads / kWarpgroupSize)
       return op->emitOpError("alloc_c2: ")
-             << layout << " lays out 2-d fragments with at least one "
-             << "warpgroup, not rank " << rank;
+             << layout << " lays out 2-d fragments with 1 to "
+             << kMaxBlockThreads / kWarpgroupSize << " warpgroups, not rank "
+             << rank;
     return success();
   }
   if (auto blocked = dyn_cast<BlockedLayoutAttr>(layout)) {
@@ -89,6 +91,18 @@ static LogicalResult verifyLayout(Operation *op, Attribute layout,
              << layout << " needs a positive vector and one positive lane "
              << "and warp count per dimension of a 1-d or 2-d fragment (rank "
              << rank << ")";
+    // Bounded before they are multiplied: a block has at most 32 lanes per
+    // warp and 32 warps, a run at most a tile's elements.
+    auto atMost = [](ArrayRef<int64_t> v, int64_t bound) {
+      return llvm::all_of(v, [&](int64_t x) { return x <= bound; });
+    };
+    if (!atMost(blocked.getLanes(), kWarpSize) ||
+        !atMost(blocked.getWarps(), kMaxBlockThreads / kWarpSize) ||
+        blocked.getVector() > kMaxTileElements)
+      return op->emitOpError("alloc_c2: ")
+             << layout << " has more than " << kWarpSize << " lanes or "
+             << kMaxBlockThreads / kWarpSize << " warps along a dimension, "
+             << "or a run longer than " << kMaxTileElements << " elements";
     int64_t lanes = 1;
     for (int64_t l : blocked.getLanes())
       lanes *= l;

@@ -19,6 +19,10 @@ constexpr int64_t kWarpSize = 32;
 /// together (PTX ISA 9.7.15, sm_90a).
 constexpr int64_t kWarpgroupSize = 128;
 
+/// The most threads of a block (CUDA's limit on every architecture so far),
+/// which bounds the warps and warpgroups a layout may name.
+constexpr int64_t kMaxBlockThreads = 1024;
+
 /// The most elements one tile holds (2^24): far above what a block can
 /// hold, low enough that sizes and layout arithmetic stay in range.
 constexpr int64_t kMaxTileElements = int64_t(1) << 24;
