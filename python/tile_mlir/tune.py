@@ -140,19 +140,32 @@ def problem_shape(op: str, *tensors) -> tuple[int, ...]:
     return (int(m), int(n), int(k))
 
 
+def flag_bindings(op: str, **tune_options) -> dict[str, bool]:
+    """The binding of the parameter that a flag of the problem decides, as
+    the tuner adds it where neither the instance nor the caller binds it
+    (docs/Tuning.md): {"ERF": True} for gemm_bias_gelu with gelu="erf",
+    else nothing."""
+    if op == "gemm_bias_gelu" and tune_options.get("gelu") == "erf":
+        return {"ERF": True}
+    return {}
+
+
 def tuned_kernel(runtime, source: str | os.PathLike, kernel: str, op: str,
                  *tensors, on_miss: str = "tune", **tune_options):
     """The kernel to launch on `tensors`: the tuned configuration for their
     shapes from the cache; on a miss, tuned now (`on_miss="tune"`) or the
-    kernel's defaults (`on_miss="default"`). `tune_options` go to tune()."""
+    kernel's defaults (`on_miss="default"`, with the flag's binding, see
+    flag_bindings). `tune_options` go to tune()."""
     if on_miss not in ("tune", "default"):
         raise ValueError(f"on_miss is 'tune' or 'default', got {on_miss!r}")
     shape = problem_shape(op, *tensors)
     result = tune(source, kernel, op, shape, runtime=runtime,
                   lookup_only=on_miss == "default", **tune_options)
     if result is None:
+        params = {**flag_bindings(op, **tune_options),
+                  **(tune_options.get("params") or {})}
         compiled = _compile(Path(source), kernels=[kernel],
-                            params=tune_options.get("params"))
+                            params=params or None)
     else:
         compiled = result.compiled
     return runtime.load(compiled).kernel(kernel)

@@ -45,6 +45,9 @@ if "--gpu" not in sys.argv:
               "gemm", T(8, 4), T(4, 16), T(8, 16)),
           sys.modules["tile_mlir.tune"].problem_shape(
               "softmax", T(3, 50257), T(3, 50257)))
+    flags = sys.modules["tile_mlir.tune"].flag_bindings
+    print("flags:", flags("gemm_bias_gelu", gelu="erf"),
+          flags("gemm_bias_gelu", gelu="tanh"), flags("gemm", gelu="erf"))
     sys.exit(0)
 
 with tile_mlir.Runtime(0) as rt:

@@ -74,6 +74,13 @@ typedef struct tune_space {
 /// candidates yet). Returns 0, or 1 after printing why (a missing file, a
 /// bad kernel name, binding or axis).
 int tune_space_open(tune_space *s, const tune_request *r);
+/// Binds the boolean parameter that a flag of the problem decides
+/// (gemm_bias_gelu's ERF by --gelu) where the kernel has it and neither its
+/// instance nor the caller binds it: adds the binding to `r` and opens the
+/// space again. Where one of them binds it, checks that it agrees. Returns
+/// 0, or 1 after printing why (a disagreement, or the parameter as an
+/// axis).
+int tune_space_bind_flag(tune_space *s, tune_request *r);
 /// The problem's argument shapes as tile-c/Tune.h takes them: the
 /// operator's kernel signature (gemm_problem.h, softmax_problem.h).
 void tune_arg_shapes(const tune_request *r, char *buf, size_t n);
