@@ -92,7 +92,13 @@ static void add_candidate(const MlirTileCandidate *c, void *user) {
 
 void tune_arg_shapes(const tune_request *r, char *buf, size_t n) {
   long long m = r->m, nn = r->n, k = r->k;
-  if (strcmp(r->op, "softmax") == 0)
+  if (strcmp(r->op, "attention") == 0) {
+    /* Q, K, V and O [B, H, S, D]; the scale a scalar. */
+    char qkvo[128];
+    snprintf(qkvo, sizeof qkvo, "%lldx%lldx%lldx%lld", (long long)r->b,
+             (long long)r->h, (long long)r->s, (long long)r->d);
+    snprintf(buf, n, "%s;%s;%s;%s;", qkvo, qkvo, qkvo, qkvo);
+  } else if (strcmp(r->op, "softmax") == 0)
     snprintf(buf, n, "%lldx%lld;%lldx%lld", m, nn, m, nn);
   else if (strcmp(r->op, "gemm_bias_gelu") == 0)
     snprintf(buf, n, "%lldx%lld;%lldx%lld;%lld;%lldx%lld", m, k, k, nn, nn, m,
@@ -133,6 +139,7 @@ typedef struct flag_param {
 } flag_param;
 
 static int gelu_erf(const tune_request *r) { return r->gelu_erf != 0; }
+static int causal(const tune_request *r) { return r->causal != 0; }
 
 static const flag_param flag_params[] = {
     {"gemm_bias_gelu",
@@ -140,6 +147,11 @@ static const flag_param flag_params[] = {
      gelu_erf,
      {"ERF=false", "ERF=true"},
      {"the tanh GELU (no --gelu erf)", "the erf GELU (--gelu erf)"}},
+    {"attention",
+     "CAUSAL",
+     causal,
+     {"CAUSAL=false", "CAUSAL=true"},
+     {"non-causal attention (no --causal)", "causal attention (--causal)"}},
 };
 
 /* The value of `param` after `kind` ("fixed" or "axis") in the space's
