@@ -23,8 +23,9 @@ extern "C" {
 typedef struct tile_tune_options {
   const char *source_path; ///< The kernel source (.mlir).
   const char *kernel;      ///< A parametric kernel or an instance of it.
-  const char *op;          ///< "gemm", "gemm_bias_gelu" or "softmax".
-  int64_t m, n, k;         ///< The problem (k unused by softmax).
+  /// "gemm", "gemm_bias_gelu", "softmax" or "attention".
+  const char *op;
+  int64_t m, n, k;         ///< The gemms' problem; softmax's is M x N.
   int gelu_erf;            ///< gemm_bias_gelu: the erf form (else tanh).
   /// NAME=VALUE bindings fixed for every configuration.
   const char *const *params;
@@ -47,6 +48,12 @@ typedef struct tile_tune_options {
   int64_t smem_limit, threads_limit; ///< 0: the device's.
   int verbose; ///< Print each dropped configuration and timing.
   int quiet;   ///< Print nothing on stdout (errors still go to stderr).
+  /// attention's problem: Q, K, V and O of [b, h, s, d], keys past the
+  /// query masked when `causal` (the kernel's CAUSAL follows it). Last, and
+  /// read only for "attention", so that callers built before them still
+  /// work.
+  int64_t b, h, s, d;
+  int causal;
 } tile_tune_options;
 
 /// The defaults of tile-tune.

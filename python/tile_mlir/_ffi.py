@@ -496,7 +496,8 @@ class tile_tune_options(Structure):
                 ("iters", c_int), ("warmup", c_int), ("seed", c_uint64),
                 ("timeout_s", c_double), ("smem_limit", c_int64),
                 ("threads_limit", c_int64), ("verbose", c_int),
-                ("quiet", c_int)]
+                ("quiet", c_int), ("b", c_int64), ("h", c_int64),
+                ("s", c_int64), ("d", c_int64), ("causal", c_int)]
 
 
 class tile_tune_result(Structure):

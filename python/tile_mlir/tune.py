@@ -13,6 +13,11 @@
                                    "gemm", a, b, c, on_miss="default")
         k.launch(a, b, c)
 
+        # Attention: shape (B, H, S, D); causal binds the kernel's CAUSAL.
+        r = tile_mlir.tune("kernels/flash_attention.mlir", "attention",
+                           "attention", (8, 16, 4096, 128), causal=True,
+                           params={"T": "f16"}, runtime=rt)
+
 The tuner, its cache and its key are tile-tune's (docs/Tuning.md).
 """
 
@@ -28,7 +33,9 @@ from . import _ffi
 from .compiler import Compiled, compile as _compile
 from .errors import TileError
 
-OPS = ("gemm", "gemm_bias_gelu", "softmax")
+OPS = ("gemm", "gemm_bias_gelu", "softmax", "attention")
+# The sizes of each operator's shape: (M, N, K), (M, N), (B, H, S, D).
+_SHAPE_SIZES = {"gemm": 3, "gemm_bias_gelu": 3, "softmax": 2, "attention": 4}
 
 
 class TuneError(TileError):
@@ -66,22 +73,28 @@ def tune(source: str | os.PathLike, kernel: str, op: str,
          shape: Sequence[int], *, runtime=None,
          params: Mapping[str, object] | None = None,
          space: Mapping[str, Sequence[object]] | None = None,
-         gelu: str = "tanh", cache_dir: str | os.PathLike | None = None,
+         gelu: str = "tanh", causal: bool = False,
+         cache_dir: str | os.PathLike | None = None,
          no_cache: bool = False, retune: bool = False,
          lookup_only: bool = False, compile_only: bool = False,
          jobs: int = 0, verbose: bool = False,
          quiet: bool = True) -> TuneResult | None:
     """Tunes `kernel` of `source` for `op` at `shape` ((M, N, K) for the
-    gemms, (M, N) for softmax) on `runtime`'s GPU, or reads the cached
-    answer. `params` fixes parameters, `space` replaces or adds an axis
-    (name -> values). With `lookup_only`, a miss returns None instead of
-    tuning. With `compile_only` (no runtime needed) the space is filtered
-    and compiled, nothing is chosen, and None is returned."""
+    gemms, (M, N) for softmax, (B, H, S, D) for attention) on `runtime`'s
+    GPU, or reads the cached answer. `gelu` ("tanh" or "erf") is
+    gemm_bias_gelu's form, `causal` whether attention masks the keys past
+    each query; each binds the kernel's ERF or CAUSAL where nothing else
+    does (flag_bindings). `params` fixes parameters, `space` replaces or
+    adds an axis (name -> values). With `lookup_only`, a miss returns None
+    instead of tuning. With `compile_only` (no runtime needed) the space is
+    filtered and compiled, nothing is chosen, and None is returned."""
     if op not in OPS:
         raise ValueError(f"op must be one of {OPS}, got {op!r}")
-    want = 2 if op == "softmax" else 3
+    want = _SHAPE_SIZES[op]
     if len(shape) != want:
         raise ValueError(f"{op} takes a shape of {want} sizes, got {shape}")
+    if causal and op != "attention":
+        raise ValueError(f"causal is attention's, not {op}'s")
     if runtime is None and not compile_only:
         raise ValueError("tuning measures on a GPU: pass runtime=")
     if gelu not in ("tanh", "erf"):
@@ -92,8 +105,12 @@ def tune(source: str | os.PathLike, kernel: str, op: str,
     src = str(Path(source)).encode()
     names = (kernel.encode(), op.encode())
     o.source_path, o.kernel, o.op = src, names[0], names[1]
-    o.m, o.n = int(shape[0]), int(shape[1])
-    o.k = int(shape[2]) if want == 3 else 0
+    if op == "attention":
+        o.b, o.h, o.s, o.d = (int(v) for v in shape)
+        o.causal = int(causal)
+    else:
+        o.m, o.n = int(shape[0]), int(shape[1])
+        o.k = int(shape[2]) if want == 3 else 0
     o.gelu_erf = int(gelu == "erf")
 
     def text(v):
@@ -119,7 +136,8 @@ def tune(source: str | os.PathLike, kernel: str, op: str,
             return None
         if rc != _ffi.TILE_TUNE_OK:
             raise TuneError(f"tuning {kernel} of {source} for {op} "
-                            f"{tuple(shape)} failed (see stderr)")
+                            f"{tuple(shape)}{' causal' if causal else ''} "
+                            "failed (see stderr)")
         image = ctypes.string_at(res.image, res.image_size)
         kinfo = ctypes.string_at(res.kinfo, res.kinfo_size).decode()
         return TuneResult(res.best.decode(), res.best_ms,
@@ -132,7 +150,9 @@ def tune(source: str | os.PathLike, kernel: str, op: str,
 def problem_shape(op: str, *tensors) -> tuple[int, ...]:
     """The problem of `op` from its arguments (anything with `.shape`):
     gemm (A [M,K], B [K,N], C), gemm_bias_gelu (A, B, bias, C), softmax
-    (X [M,N], Y)."""
+    (X [M,N], Y), attention (Q [B,H,S,D], K, V, O, scale)."""
+    if op == "attention":
+        return tuple(int(v) for v in tensors[0].shape)
     if op == "softmax":
         m, n = tensors[0].shape
         return (int(m), int(n))
@@ -140,19 +160,34 @@ def problem_shape(op: str, *tensors) -> tuple[int, ...]:
     return (int(m), int(n), int(k))
 
 
+def flag_bindings(op: str, **tune_options) -> dict[str, bool]:
+    """The binding of the parameter that a flag of the problem decides, as
+    the tuner adds it where neither the instance nor the caller binds it
+    (docs/Tuning.md): {"ERF": True} for gemm_bias_gelu with gelu="erf",
+    {"CAUSAL": True} for attention with causal=True, else nothing."""
+    if op == "gemm_bias_gelu" and tune_options.get("gelu") == "erf":
+        return {"ERF": True}
+    if op == "attention" and tune_options.get("causal"):
+        return {"CAUSAL": True}
+    return {}
+
+
 def tuned_kernel(runtime, source: str | os.PathLike, kernel: str, op: str,
                  *tensors, on_miss: str = "tune", **tune_options):
     """The kernel to launch on `tensors`: the tuned configuration for their
     shapes from the cache; on a miss, tuned now (`on_miss="tune"`) or the
-    kernel's defaults (`on_miss="default"`). `tune_options` go to tune()."""
+    kernel's defaults (`on_miss="default"`, with the flag's binding, see
+    flag_bindings). `tune_options` go to tune()."""
     if on_miss not in ("tune", "default"):
         raise ValueError(f"on_miss is 'tune' or 'default', got {on_miss!r}")
     shape = problem_shape(op, *tensors)
     result = tune(source, kernel, op, shape, runtime=runtime,
                   lookup_only=on_miss == "default", **tune_options)
     if result is None:
+        params = {**flag_bindings(op, **tune_options),
+                  **(tune_options.get("params") or {})}
         compiled = _compile(Path(source), kernels=[kernel],
-                            params=tune_options.get("params"))
+                            params=params or None)
     else:
         compiled = result.compiled
     return runtime.load(compiled).kernel(kernel)

@@ -1,5 +1,6 @@
 """The tuner from Python without a GPU (tune.test): the space filtered and
-compiled through the compile cache (compile_only), the refusals, and the
+compiled through the compile cache (compile_only), for gemm and for causal
+attention (flash_attention.mlir beside KERNEL.mlir), the refusals, and the
 helpers. With --gpu, tuning on the device, the cached answer, and the
 launch path's fall-back to the defaults (tune-gpu.test).
 
@@ -20,12 +21,29 @@ if "--gpu" not in sys.argv:
     entries = sorted(p.parent.parent.name
                      for p in (cache / "v1").rglob("*.json"))
     print("compile_only:", r, "entries:", entries)
+    attn = str(Path(src).parent / "flash_attention.mlir")
+    r = tile_mlir.tune(attn, "attention", "attention", (1, 2, 256, 64),
+                       causal=True, params={"T": "f16"}, compile_only=True,
+                       cache_dir=cache,
+                       space={"BM": [128], "BN": [128], "STAGES": [2],
+                              "THREADS": [256], "MINB": [1]})
+    entries = sorted(p.parent.parent.name
+                     for p in (cache / "v1").rglob("*.json"))
+    print("attention compile_only:", r, "entries:", entries)
     try:
         tile_mlir.tune(src, "gemm_f16", "gemm", (256, 256, 256))
     except ValueError as e:
         print("ValueError:", e)
     try:
         tile_mlir.tune(src, "gemm_f16", "gemm", (256, 256))
+    except ValueError as e:
+        print("ValueError:", e)
+    try:
+        tile_mlir.tune(src, "gemm_f16", "attention", (1, 2, 256))
+    except ValueError as e:
+        print("ValueError:", e)
+    try:
+        tile_mlir.tune(src, "gemm_f16", "gemm", (256, 256, 256), causal=True)
     except ValueError as e:
         print("ValueError:", e)
     try:
@@ -44,7 +62,14 @@ if "--gpu" not in sys.argv:
           sys.modules["tile_mlir.tune"].problem_shape(
               "gemm", T(8, 4), T(4, 16), T(8, 16)),
           sys.modules["tile_mlir.tune"].problem_shape(
-              "softmax", T(3, 50257), T(3, 50257)))
+              "softmax", T(3, 50257), T(3, 50257)),
+          sys.modules["tile_mlir.tune"].problem_shape(
+              "attention", T(2, 4, 100, 64), T(2, 4, 100, 64),
+              T(2, 4, 100, 64), T(2, 4, 100, 64), 0.125))
+    flags = sys.modules["tile_mlir.tune"].flag_bindings
+    print("flags:", flags("gemm_bias_gelu", gelu="erf"),
+          flags("gemm_bias_gelu", gelu="tanh"), flags("gemm", gelu="erf"),
+          flags("attention", causal=True), flags("attention"))
     sys.exit(0)
 
 with tile_mlir.Runtime(0) as rt:

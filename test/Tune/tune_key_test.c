@@ -47,20 +47,23 @@ int main(void) {
   int failures = strcmp(k0, k1) != 0;
   printf("%s: the key is stable\n", failures ? "FAIL" : "ok");
 
-#define VARY(what, stmt)                                                       \
+/* `stmt` changes a copy of request `from` (whose key is `k`), or the
+ * space, or the GPU. */
+#define VARY_FROM(from, k, what, stmt)                                         \
   do {                                                                         \
-    tune_request r = base;                                                     \
+    tune_request r = from;                                                     \
     tile_rt_device_info d = gpu;                                               \
     tile_rt_device_info *dp = &d;                                              \
     (void)dp;                                                                  \
     stmt;                                                                      \
     key_of(k1, &r, &space, dp);                                                \
-    int same = strcmp(k0, k1) == 0;                                            \
+    int same = strcmp(k, k1) == 0;                                             \
     failures += same;                                                          \
     printf("%s: %s changes the key\n", same ? "FAIL" : "ok", what);            \
     set_text(&space.source, "module { tile.kernel @gemm ... }", 0);            \
     set_text(&space.space_text, "axis BM=64,128\nfixed T=f16\n", 1);           \
   } while (0)
+#define VARY(what, stmt) VARY_FROM(base, k0, what, stmt)
 
   VARY("the kernel source", set_text(&space.source, "module { other }", 0));
   VARY("the kernel", r.kernel = "gemm_bf16");
@@ -84,6 +87,23 @@ int main(void) {
   VARY("the threads limit", r.threads_limit = 512);
   VARY("the spill limit", r.max_spill_bytes = 0);
   VARY("having no GPU", dp = NULL);
+
+  /* Attention's problem: [B, H, S, D] and the causal flag. */
+  tune_request attn = base;
+  attn.kernel = "attention";
+  attn.op = "attention";
+  attn.m = attn.n = attn.k = 0;
+  attn.b = 8, attn.h = 16, attn.s = 4096, attn.d = 128;
+  char ka[65];
+  key_of(ka, &attn, &space, &gpu);
+  VARY_FROM(attn, ka, "B", r.b = 4);
+  VARY_FROM(attn, ka, "H", r.h = 32);
+  VARY_FROM(attn, ka, "S", r.s = 2048);
+  VARY_FROM(attn, ka, "the head dimension", r.d = 64);
+  VARY_FROM(attn, ka, "the causal flag", r.causal = 1);
+  VARY_FROM(attn, ka, "the binding of CAUSAL",
+            set_text(&space.space_text,
+                     "axis BM=64,128\nfixed CAUSAL=true T=f16\n", 1));
 
   /* The compiler's build is part of every key. */
   tool_buffer build = {0};

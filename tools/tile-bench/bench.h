@@ -9,6 +9,7 @@
 #define TILE_BENCH_BENCH_H
 
 #include "gemm_problem.h"
+#include "timing.h"
 #include "tool_compile.h"
 
 #define BENCH_MAX_SIZES 64
@@ -29,7 +30,9 @@ typedef struct bench_args {
   bench_size sizes[BENCH_MAX_SIZES];
   int nsizes;
   int iters, warmup, device, trans_b, tf32;
-  int tuned; ///< Per size, the tuned configuration (tile-tune's cache).
+  /// Per size, the tuned configuration (tile-tune's cache), beside the
+  /// default one.
+  int tuned;
   uint64_t seed;
   double timeout_s;
 } bench_args;
@@ -47,6 +50,51 @@ typedef struct bench_env {
 
 /// The kernel to run at size `s` (one of env->args->sizes).
 tile_rt_kernel *bench_kernel_of(const bench_env *env, const bench_size *s);
+
+/// Runs our kernel once on poisoned outputs and checks them; a mismatch is
+/// printed with `who` ("ours", "default") naming the kernel. Returns 0
+/// (the verdict in `*r`), or 1 after printing why it could not run.
+typedef int (*bench_check_fn)(const bench_env *env, void *user, const char *who,
+                              tool_check *r);
+
+/// How a benchmark runs our kernel: `check` and `launch` (on input set
+/// `set`, of `nsets`) run `*kernel`, both given `user`.
+typedef struct bench_ours {
+  void *user;
+  tile_rt_kernel **kernel;
+  bench_check_fn check;
+  tool_launch_fn launch;
+  int nsets;
+} bench_ours;
+
+/// With --tuned, what became of the default configuration (the kernel as
+/// compiled from the source, env->kernel) at a size.
+typedef enum bench_default_state {
+  BENCH_DEFAULT_NONE = 0, ///< Not --tuned: nothing to compare.
+  BENCH_DEFAULT_REFUSED,  ///< Its shape contracts refuse the size.
+  BENCH_DEFAULT_WRONG,    ///< Its output failed the check.
+  BENCH_DEFAULT_TIMED,
+} bench_default_state;
+
+typedef struct bench_default {
+  bench_default_state state;
+  tool_timing t; ///< When timed.
+} bench_default;
+
+/// With --tuned, runs the default configuration where `ours` runs the
+/// tuned one of the size, on the same inputs: checks it (a refusal of its
+/// contracts, seen in `args`, or a failed check is reported, not timed)
+/// and times it with the same loop. Without --tuned, does nothing.
+/// Returns 0, or 1 when something could not run.
+int bench_run_default(const bench_env *env, const bench_ours *ours,
+                      const tile_rt_arg *args, int nargs, bench_default *d);
+
+/// With --tuned, the default's columns of the table: " default ms
+/// def/tuned" (the default's time over the tuned one's: above 1, tuning
+/// won); without, nothing.
+void bench_print_default_header(const bench_env *env);
+void bench_print_default(const bench_env *env, const bench_default *d,
+                         const tool_timing *tuned);
 
 /// Our gemm against cublasGemmEx (bench_gemm.c).
 int bench_gemm(const bench_env *env);

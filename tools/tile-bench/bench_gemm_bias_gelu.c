@@ -55,7 +55,9 @@ static int launch_lt(void *user, int set, tile_rt_stream *stream) {
 }
 
 /* Runs all three once on poisoned outputs; compares ours with cuBLASLt. */
-static int verify(const bench_env *env, gelu_bench *b, tool_check *r) {
+static int verify(const bench_env *env, void *user, const char *who,
+                  tool_check *r) {
+  gelu_bench *b = user;
   const gemm_problem *p = b->p;
   size_t count = (size_t)(p->m * p->n);
   tile_rt_deviceptr outs[3] = {b->c_fused, b->c_plain, b->c_lt};
@@ -73,9 +75,9 @@ static int verify(const bench_env *env, gelu_bench *b, tool_check *r) {
   if (gemm_problem_compare(r, p, b->c_fused, b->c_lt) != 0)
     return 1;
   if (!r->pass)
-    printf("  MISMATCH: ours fused vs cuBLASLt rel diff %.2e (threshold "
-           "%.0e), %zu non-finite outputs of ours\n",
-           r->rel_err, r->threshold, r->nonfinite);
+    printf("  MISMATCH: %s fused vs cuBLASLt rel diff %.2e (threshold "
+           "%.0e), %zu non-finite outputs of %s\n",
+           who, r->rel_err, r->threshold, r->nonfinite, who);
   return 0;
 }
 
@@ -106,30 +108,39 @@ static int bench_one(const bench_env *env, tile_rt_kernel *plain,
   if (st == TILE_RT_SUCCESS)
     st = tile_rt_mem_alloc(&b.c_lt, env->ctx, p.c_bytes);
   int rc = st == TILE_RT_SUCCESS ? 0 : tool_rt_fail("allocating", st);
+  bench_ours ours = {&b, &b.fused, verify, launch_fused, p.nsets};
+  tile_rt_arg args[4];
+  int nargs = 0;
   tool_check r;
   tool_timing t[3];
+  bench_default def;
   tool_launch_fn launch[3] = {launch_fused, launch_plain, launch_lt};
   if (rc == 0)
     rc = tool_cublaslt_plan_gelu_bias(lt, &p);
   if (rc == 0)
-    rc = verify(env, &b, &r);
+    rc = verify(env, &b, "ours", &r);
   for (int i = 0; i < 3 && rc == 0; ++i)
     rc = tool_time_launches(&t[i], env->ctx, env->stream, launch[i], &b,
                             p.nsets, a->warmup, a->iters, a->timeout_s);
+  if (rc == 0 && (st = gemm_problem_args(args, &nargs, &p, 0, b.c_fused)) !=
+                     TILE_RT_SUCCESS)
+    rc = tool_rt_fail("the arguments", st);
+  if (rc == 0)
+    rc = bench_run_default(env, &ours, args, nargs, &def);
   if (rc == 0) {
     char size[64];
     snprintf(size, sizeof size, "%lldx%lldx%lld", (long long)p.m,
              (long long)p.n, (long long)p.k);
     double fused_plain = t[0].median_ms / t[1].median_ms;
-    printf("%-18s %9.4f %8.1f %9.4f %8.1f %8.3f%s %10.4f %8.1f %9.3f "
-           "%10.2e%s\n",
-           size, t[0].median_ms, tflops(&p, &t[0]), t[1].median_ms,
-           tflops(&p, &t[1]), fused_plain,
-           fused_plain > FUSED_TARGET_RATIO ? "!" : " ", t[2].median_ms,
-           tflops(&p, &t[2]), t[0].median_ms / t[2].median_ms, r.rel_err,
-           r.pass ? "" : " MISMATCH");
+    int pass = r.pass && def.state != BENCH_DEFAULT_WRONG;
+    printf("%-18s %9.4f %8.1f %9.4f %8.1f %8.3f%s %10.4f %8.1f %9.3f", size,
+           t[0].median_ms, tflops(&p, &t[0]), t[1].median_ms, tflops(&p, &t[1]),
+           fused_plain, fused_plain > FUSED_TARGET_RATIO ? "!" : " ",
+           t[2].median_ms, tflops(&p, &t[2]), t[0].median_ms / t[2].median_ms);
+    bench_print_default(env, &def, &t[0]);
+    printf(" %10.2e%s\n", r.rel_err, pass ? "" : " MISMATCH");
     fflush(stdout);
-    if (!r.pass)
+    if (!pass)
       *mismatch = 1;
   }
   tile_rt_mem_free(env->ctx, b.c_plain);
@@ -216,9 +227,11 @@ int bench_gemm_bias_gelu(const bench_env *env) {
          "ours/cuBLASLt (below 1: ours is faster); rel diff: ours fused vs "
          "cuBLASLt\n",
          FUSED_TARGET_RATIO);
-  printf("%-18s %9s %8s %9s %8s %9s %10s %8s %9s %10s\n", "size (MxNxK)",
-         "fused ms", "TFLOP/s", "plain ms", "TFLOP/s", "fus/plain", "cuBLASLt",
-         "TFLOP/s", "ours/Lt", "rel diff");
+  printf("%-18s %9s %8s %9s %8s %9s %10s %8s %9s", "size (MxNxK)", "fused ms",
+         "TFLOP/s", "plain ms", "TFLOP/s", "fus/plain", "cuBLASLt", "TFLOP/s",
+         "ours/Lt");
+  bench_print_default_header(env);
+  printf(" %10s\n", "rel diff");
   for (int i = 0; i < a->nsizes; ++i)
     if (bench_one(env, plain, lt, &types, &a->sizes[i], &mismatch) != 0)
       rc = 1;

@@ -40,7 +40,9 @@ static int launch_copy(void *user, int set, tile_rt_stream *stream) {
   return st == TILE_RT_SUCCESS ? 0 : tool_rt_fail("copying", st);
 }
 
-static int verify(const bench_env *env, softmax_bench *b, tool_check *r) {
+static int verify(const bench_env *env, void *user, const char *who,
+                  tool_check *r) {
+  softmax_bench *b = user;
   const softmax_problem *p = b->p;
   tile_rt_status st =
       tool_poison(env->ctx, p->y, p->y_type, (size_t)(p->m * p->n));
@@ -54,9 +56,9 @@ static int verify(const bench_env *env, softmax_bench *b, tool_check *r) {
   if (softmax_problem_check(r, p, p->y) != 0)
     return 1;
   if (!r->pass)
-    printf("  FAIL: rel_err %.2e, worst row %lld at %.2e (threshold %.0e), "
-           "%zu non-finite outputs\n",
-           r->rel_err, (long long)r->worst_row_index, r->worst_row,
+    printf("  FAIL: %s rel_err %.2e, worst row %lld at %.2e (threshold "
+           "%.0e), %zu non-finite outputs\n",
+           who, r->rel_err, (long long)r->worst_row_index, r->worst_row,
            r->threshold, r->nonfinite);
   return 0;
 }
@@ -71,27 +73,37 @@ static int bench_one(const bench_env *env, const tile_rt_dtype types[2],
   softmax_bench b = {env->ctx, bench_kernel_of(env, s), &p, 0};
   tile_rt_status st = tile_rt_mem_alloc(&b.copy_dst, env->ctx, p.x_bytes);
   int rc = st == TILE_RT_SUCCESS ? 0 : tool_rt_fail("allocating", st);
+  bench_ours ours = {&b, &b.kernel, verify, launch_ours, p.nsets};
+  tile_rt_arg args[2];
   tool_check r;
   tool_timing t_ours, t_copy;
+  bench_default def;
   if (rc == 0)
-    rc = verify(env, &b, &r);
+    rc = verify(env, &b, "ours", &r);
   if (rc == 0)
     rc = tool_time_launches(&t_ours, env->ctx, env->stream, launch_ours, &b,
                             p.nsets, a->warmup, a->iters, a->timeout_s);
   if (rc == 0)
     rc = tool_time_launches(&t_copy, env->ctx, NULL, launch_copy, &b, p.nsets,
                             a->warmup, a->iters, a->timeout_s);
+  if (rc == 0 &&
+      (st = softmax_problem_args(args, &p, 0, p.y)) != TILE_RT_SUCCESS)
+    rc = tool_rt_fail("the arguments", st);
+  if (rc == 0)
+    rc = bench_run_default(env, &ours, args, 2, &def);
   if (rc == 0) {
     double tb_ours = ((double)p.x_bytes + (double)p.y_bytes) /
                      (t_ours.median_ms * 1e-3) / 1e12;
     double tb_copy = 2.0 * (double)p.x_bytes / (t_copy.median_ms * 1e-3) / 1e12;
+    int pass = r.pass && def.state != BENCH_DEFAULT_WRONG;
     char size[64];
     snprintf(size, sizeof size, "%lldx%lld", (long long)p.m, (long long)p.n);
-    printf("%-16s %10.4f %8.3f %10.4f %8.3f %10.2f %10.2e%s\n", size,
-           t_ours.median_ms, tb_ours, t_copy.median_ms, tb_copy,
-           tb_ours / tb_copy, r.rel_err, r.pass ? "" : " FAIL");
+    printf("%-16s %10.4f %8.3f %10.4f %8.3f %10.2f", size, t_ours.median_ms,
+           tb_ours, t_copy.median_ms, tb_copy, tb_ours / tb_copy);
+    bench_print_default(env, &def, &t_ours);
+    printf(" %10.2e%s\n", r.rel_err, pass ? "" : " FAIL");
     fflush(stdout);
-    if (!r.pass)
+    if (!pass)
       *failed = 1;
   }
   tile_rt_mem_free(env->ctx, b.copy_dst);
@@ -110,8 +122,10 @@ int bench_softmax(const bench_env *env) {
          env->desc->name, tile_rt_dtype_name(types[0]),
          tile_rt_dtype_name(types[1]), a->iters, a->warmup,
          TOOL_ROTATE_BYTES >> 20);
-  printf("%-16s %10s %8s %10s %8s %10s %10s\n", "size (MxN)", "ours ms", "TB/s",
-         "copy ms", "TB/s", "ours/copy", "rel_err");
+  printf("%-16s %10s %8s %10s %8s %10s", "size (MxN)", "ours ms", "TB/s",
+         "copy ms", "TB/s", "ours/copy");
+  bench_print_default_header(env);
+  printf(" %10s\n", "rel_err");
   for (int i = 0; i < a->nsizes; ++i)
     if (bench_one(env, types, &a->sizes[i], &failed) != 0)
       rc = 1;

@@ -111,16 +111,23 @@ int softmax_problem_init(softmax_problem *p, tile_rt_context *ctx, int64_t m,
   return 0;
 }
 
-tile_rt_status softmax_problem_launch(tile_rt_kernel *kernel,
-                                      const softmax_problem *p, int set,
-                                      tile_rt_deviceptr y,
-                                      tile_rt_stream *stream) {
-  tile_rt_arg args[2];
+tile_rt_status softmax_problem_args(tile_rt_arg args[2],
+                                    const softmax_problem *p, int set,
+                                    tile_rt_deviceptr y) {
   tile_rt_status st = tile_rt_arg_memref_2d(
       &args[0], p->x_type, tool_input_sets_at(&p->sets, set, 0), p->m, p->n,
       p->n);
   if (st == TILE_RT_SUCCESS)
     st = tile_rt_arg_memref_2d(&args[1], p->y_type, y, p->m, p->n, p->n);
+  return st;
+}
+
+tile_rt_status softmax_problem_launch(tile_rt_kernel *kernel,
+                                      const softmax_problem *p, int set,
+                                      tile_rt_deviceptr y,
+                                      tile_rt_stream *stream) {
+  tile_rt_arg args[2];
+  tile_rt_status st = softmax_problem_args(args, p, set, y);
   if (st != TILE_RT_SUCCESS)
     return st;
   return tile_rt_launch(kernel, args, 2, stream);

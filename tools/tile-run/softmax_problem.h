@@ -1,7 +1,7 @@
 /*===- softmax_problem.h - Row softmax inputs, reference, checks --*- C -*-===*
  *
  * One Y = softmax(X) over each row problem on the GPU, shared by tile-run's
- * softmax operator and tile-bench.
+ * softmax operator, tile-bench and the tuner.
  *
  * Kernel signature: (X: memref<?x?xT> [M, N] row-major,
  *                    Y: memref<?x?xTout> [M, N] row-major),
@@ -49,6 +49,11 @@ int softmax_problem_init(softmax_problem *p, tile_rt_context *ctx, int64_t m,
 
 /// Frees what softmax_problem_init allocated.
 void softmax_problem_free(softmax_problem *p);
+
+/// The kernel arguments (X of `set`, `y`) as row-major memrefs.
+tile_rt_status softmax_problem_args(tile_rt_arg args[2],
+                                    const softmax_problem *p, int set,
+                                    tile_rt_deviceptr y);
 
 /// Launches `kernel` on input set `set`, writing `y`.
 tile_rt_status softmax_problem_launch(tile_rt_kernel *kernel,

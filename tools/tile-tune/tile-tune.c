@@ -1,6 +1,6 @@
 /*===- tile-tune.c - Tune a kernel's schedule for problem shapes -----------===*
  *
- *   tile-tune FILE.mlir --kernel NAME --op OP --sizes MxNxK[,...] [options]
+ *   tile-tune FILE.mlir --kernel NAME --op OP --sizes SIZE[,...] [options]
  *   tile-tune --cache-list | --cache-clear [--cache-dir DIR]
  *
  * For each size: the cached best, or the whole tuning (tune.h), then a
@@ -33,9 +33,14 @@ static const char usage[] =
     "the rest in parallel, checks each against an fp64 reference, times the\n"
     "correct ones and keeps the best in the tuning cache.\n"
     "\n"
-    "  --op OP               gemm, gemm_bias_gelu or softmax\n"
-    "  --sizes LIST          MxNxK (gemms) or MxN (softmax), comma-separated\n"
+    "  --op OP               gemm, gemm_bias_gelu, softmax or attention\n"
+    "  --sizes LIST          MxNxK (gemms), MxN (softmax) or BxHxSxD "
+    "(attention:\n"
+    "                        batch, heads, sequence, head_dim), "
+    "comma-separated\n"
     "  --gelu erf            gemm_bias_gelu: the erf form (default tanh)\n"
+    "  --causal              attention: keys past the query masked (binds "
+    "CAUSAL)\n"
     "  --param NAME=VALUE    fix a parameter for every configuration\n"
     "  --space NAME=V1,V2    the values of one parameter (narrows, widens or\n"
     "                        adds to the kernel's candidates)\n"
@@ -58,7 +63,9 @@ static const char usage[] =
     "  --no-cache            neither read nor write any cache\n"
     "  --retune              tune even when the answer is cached\n"
     "  --emit-dir DIR        write the best per size: DIR/NAME_MxNxK.cubin,\n"
-    "                        .kinfo and .config (K is 0 for softmax)\n"
+    "                        .kinfo and .config (K is 0 for softmax; "
+    "attention:\n"
+    "                        NAME_BxHxSxD, NAME_BxHxSxD_causal)\n"
     "  --cache-list          list the cache's entries\n"
     "  --cache-clear         remove every entry\n"
     "  -v, --verbose         every dropped configuration and its reason\n"
@@ -69,7 +76,7 @@ enum {
   OPT_JOBS, OPT_COMPILE_TIMEOUT, OPT_MAX_SPILL, OPT_EARLY_STOP, OPT_ITERS,
   OPT_WARMUP, OPT_SEED, OPT_DEVICE, OPT_SMEM, OPT_THREADS, OPT_COMPILE_ONLY,
   OPT_CACHE_DIR, OPT_NO_CACHE, OPT_RETUNE, OPT_EMIT_DIR, OPT_LIST, OPT_CLEAR,
-  OPT_NO_PROGRESS, OPT_TIMEOUT, OPT_HELP
+  OPT_NO_PROGRESS, OPT_TIMEOUT, OPT_HELP, OPT_CAUSAL
 };
 
 static const struct option options[] = {
@@ -100,31 +107,104 @@ static const struct option options[] = {
     {"no-progress", no_argument, 0, OPT_NO_PROGRESS},
     {"timeout", required_argument, 0, OPT_TIMEOUT},
     {"help", no_argument, 0, OPT_HELP},
+    {"causal", no_argument, 0, OPT_CAUSAL},
     {0, 0, 0, 0}};
 
-typedef struct size3 {
-  int64_t m, n, k;
-} size3;
+/* One --sizes entry: MxNxK, MxN (softmax) or BxHxSxD (attention). */
+typedef struct problem_size {
+  long long dim[4];
+} problem_size;
 
-/* "4096x4096x4096,256x8192x8192" (or MxN for softmax). */
-static int parse_sizes(const char *text, int softmax, size3 *out, int *n) {
+static int is_op(const tune_request *r, const char *op) {
+  return strcmp(r->op, op) == 0;
+}
+
+/* "MxNxK", "MxN" or "BxHxSxD": the form of `r`'s sizes. */
+static const char *size_form(const tune_request *r) {
+  return is_op(r, "attention") ? "BxHxSxD"
+         : is_op(r, "softmax") ? "MxN"
+                               : "MxNxK";
+}
+
+/* "4096x4096x4096,256x8192x8192" (MxN for softmax, BxHxSxD for
+ * attention). */
+static int parse_sizes(const char *text, const tune_request *r,
+                       problem_size *out, int *n) {
   char buf[4096];
   snprintf(buf, sizeof buf, "%s", text);
   char *save = NULL;
+  int want = is_op(r, "attention") ? 4 : is_op(r, "softmax") ? 2 : 3;
   *n = 0;
   for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
     if (*n == MAX_SIZES)
       return tool_fail("at most %d sizes", MAX_SIZES);
-    long long m = 0, nn = 0, k = 0;
+    problem_size size = {{0, 0, 0, 0}};
+    long long *d = size.dim;
     char extra;
-    int got = sscanf(t, "%lldx%lldx%lld%c", &m, &nn, &k, &extra);
-    int want = softmax ? 2 : 3;
-    if (got != want || m <= 0 || nn <= 0 || (!softmax && k <= 0))
-      return tool_fail("a size is %s, got '%s'", softmax ? "MxN" : "MxNxK",
-                       t);
-    out[(*n)++] = (size3){m, nn, softmax ? 0 : k};
+    int got = sscanf(t, "%lldx%lldx%lldx%lld%c", &d[0], &d[1], &d[2], &d[3],
+                     &extra);
+    int positive = 1;
+    for (int i = 0; i < want; ++i)
+      positive &= d[i] > 0;
+    if (got != want || !positive)
+      return tool_fail("a size is %s, got '%s'", size_form(r), t);
+    out[(*n)++] = size;
   }
   return *n ? 0 : tool_fail("--sizes is empty");
+}
+
+/* Sets the problem of `r` to `size`. */
+static void set_size(tune_request *r, const problem_size *size) {
+  const long long *d = size->dim;
+  if (is_op(r, "attention")) {
+    r->b = d[0], r->h = d[1], r->s = d[2], r->d = d[3];
+    return;
+  }
+  r->m = d[0], r->n = d[1], r->k = d[2];
+}
+
+/* The size as the table shows it: "4096x4096x4096", "4096x50257",
+ * "8x16x4096x128 causal". */
+static void size_text(char *buf, size_t n, const tune_request *r,
+                      const problem_size *size) {
+  const long long *d = size->dim;
+  if (is_op(r, "attention"))
+    snprintf(buf, n, "%lldx%lldx%lldx%lld%s", d[0], d[1], d[2], d[3],
+             r->causal ? " causal" : "");
+  else if (is_op(r, "softmax"))
+    snprintf(buf, n, "%lldx%lld", d[0], d[1]);
+  else
+    snprintf(buf, n, "%lldx%lldx%lld", d[0], d[1], d[2]);
+}
+
+/* The files --emit-dir writes, without their extension: DIR/NAME_MxNxK
+ * (K 0 for softmax), DIR/NAME_BxHxSxD or DIR/NAME_BxHxSxD_causal. */
+static void emit_stem(char *buf, size_t n, const char *dir,
+                      const tune_request *r, const problem_size *size) {
+  const long long *d = size->dim;
+  if (is_op(r, "attention"))
+    snprintf(buf, n, "%s/%s_%lldx%lldx%lldx%lld%s", dir, r->kernel, d[0],
+             d[1], d[2], d[3], r->causal ? "_causal" : "");
+  else
+    snprintf(buf, n, "%s/%s_%lldx%lldx%lld", dir, r->kernel, d[0], d[1],
+             d[2]);
+}
+
+/* Writes the best of `res` to the --emit-dir files of `size`. */
+static int emit(const char *dir, const tune_request *r,
+                const problem_size *size, const tune_result *res) {
+  char stem[4096], path[4200];
+  if (tool_make_dir(dir) != 0)
+    return 1;
+  emit_stem(stem, sizeof stem, dir, r, size);
+  int rc = 0;
+  snprintf(path, sizeof path, "%s.cubin", stem);
+  rc |= tool_write_file(path, res->image.data, res->image.size);
+  snprintf(path, sizeof path, "%s.kinfo", stem);
+  rc |= tool_write_file(path, res->kinfo.data, res->kinfo.size);
+  snprintf(path, sizeof path, "%s.config", stem);
+  rc |= tool_write_file(path, res->best, strlen(res->best));
+  return rc;
 }
 
 static void print_text(MlirStringRef s, void *user) {
@@ -232,6 +312,7 @@ int main(int argc, char **argv) {
       else if (c == OPT_TIMEOUT) r.timeout_s = d;
       else r.early_stop = d;
       break;
+    case OPT_CAUSAL: r.causal = 1; break;
     case OPT_COMPILE_ONLY: r.compile_only = 1; break;
     case OPT_CACHE_DIR: r.cache_dir = optarg; break;
     case OPT_NO_CACHE: r.no_cache = 1; break;
@@ -257,13 +338,16 @@ int main(int argc, char **argv) {
   r.mlir_path = argv[optind];
   if (!r.kernel || !r.op || !sizes)
     return tool_fail("--kernel, --op and --sizes are needed");
-  if (strcmp(r.op, "gemm") && strcmp(r.op, "gemm_bias_gelu") &&
-      strcmp(r.op, "softmax"))
-    return tool_fail("--op is gemm, gemm_bias_gelu or softmax, got '%s'",
+  if (!is_op(&r, "gemm") && !is_op(&r, "gemm_bias_gelu") &&
+      !is_op(&r, "softmax") && !is_op(&r, "attention"))
+    return tool_fail("--op is gemm, gemm_bias_gelu, softmax or attention, "
+                     "got '%s'",
                      r.op);
-  size3 list_sizes[MAX_SIZES];
+  if (r.causal && !is_op(&r, "attention"))
+    return tool_fail("--causal is for --op attention");
+  problem_size list_sizes[MAX_SIZES];
   int nsizes;
-  if (parse_sizes(sizes, strcmp(r.op, "softmax") == 0, list_sizes, &nsizes))
+  if (parse_sizes(sizes, &r, list_sizes, &nsizes))
     return 1;
 
   tile_rt_context *ctx = NULL;
@@ -283,42 +367,31 @@ int main(int argc, char **argv) {
   tune_result results[MAX_SIZES];
   memset(results, 0, sizeof results);
   for (int i = 0; i < nsizes; ++i) {
-    r.m = list_sizes[i].m;
-    r.n = list_sizes[i].n;
-    r.k = list_sizes[i].k;
-    printf("== %s %s M=%lld N=%lld", r.kernel, r.op, (long long)r.m,
-           (long long)r.n);
-    if (r.k)
-      printf(" K=%lld", (long long)r.k);
-    printf("\n");
+    set_size(&r, &list_sizes[i]);
+    if (is_op(&r, "attention"))
+      printf("== %s %s B=%lld H=%lld S=%lld D=%lld%s\n", r.kernel, r.op,
+             (long long)r.b, (long long)r.h, (long long)r.s, (long long)r.d,
+             r.causal ? " causal" : "");
+    else if (r.k)
+      printf("== %s %s M=%lld N=%lld K=%lld\n", r.kernel, r.op,
+             (long long)r.m, (long long)r.n, (long long)r.k);
+    else
+      printf("== %s %s M=%lld N=%lld\n", r.kernel, r.op, (long long)r.m,
+             (long long)r.n);
     fflush(stdout);
     if (tune_run(&r, ctx, &results[i]) != 0) {
       rc = 1;
       continue;
     }
-    if (emit_dir && results[i].image.size) {
-      char path[4096];
-      if (tool_make_dir(emit_dir) != 0)
-        return 1;
-      snprintf(path, sizeof path, "%s/%s_%lldx%lldx%lld.cubin", emit_dir,
-               r.kernel, (long long)r.m, (long long)r.n, (long long)r.k);
-      rc |= tool_write_file(path, results[i].image.data, results[i].image.size);
-      snprintf(path, sizeof path, "%s/%s_%lldx%lldx%lld.kinfo", emit_dir,
-               r.kernel, (long long)r.m, (long long)r.n, (long long)r.k);
-      rc |= tool_write_file(path, results[i].kinfo.data, results[i].kinfo.size);
-      snprintf(path, sizeof path, "%s/%s_%lldx%lldx%lld.config", emit_dir,
-               r.kernel, (long long)r.m, (long long)r.n, (long long)r.k);
-      rc |= tool_write_file(path, results[i].best, strlen(results[i].best));
-    }
+    if (emit_dir && results[i].image.size)
+      rc |= emit(emit_dir, &r, &list_sizes[i], &results[i]);
   }
   if (!r.compile_only) {
     printf("\n%-22s %-48s %10s %8s %s\n", "size", "best configuration",
            "median ms", "tune s", "from");
     for (int i = 0; i < nsizes; ++i) {
-      char size[64];
-      snprintf(size, sizeof size, list_sizes[i].k ? "%lldx%lldx%lld" : "%lldx%lld",
-               (long long)list_sizes[i].m, (long long)list_sizes[i].n,
-               (long long)list_sizes[i].k);
+      char size[96];
+      size_text(size, sizeof size, &r, &list_sizes[i]);
       if (!results[i].best[0]) {
         printf("%-22s (failed)\n", size);
         continue;

@@ -30,6 +30,12 @@ int tile_tune_run(const tile_tune_options *o, tile_rt_context *ctx,
       o->nparams < 0 || o->naxes < 0)
     return tool_fail("tile_tune_run: missing or bad options"),
            TILE_TUNE_FAILED;
+  if (strcmp(o->op, "gemm") != 0 && strcmp(o->op, "gemm_bias_gelu") != 0 &&
+      strcmp(o->op, "softmax") != 0 && strcmp(o->op, "attention") != 0)
+    return tool_fail("tile_tune_run: op is gemm, gemm_bias_gelu, softmax or "
+                     "attention, got '%s'",
+                     o->op),
+           TILE_TUNE_FAILED;
   memset(out, 0, sizeof *out);
   tune_request r;
   tune_request_init(&r);
@@ -40,6 +46,13 @@ int tile_tune_run(const tile_tune_options *o, tile_rt_context *ctx,
   r.n = o->n;
   r.k = o->k;
   r.gelu_erf = o->gelu_erf;
+  if (strcmp(o->op, "attention") == 0) {
+    r.b = o->b;
+    r.h = o->h;
+    r.s = o->s;
+    r.d = o->d;
+    r.causal = o->causal;
+  }
   for (int i = 0; i < o->nparams; ++i)
     r.params[r.nparams++] = o->params[i];
   for (int i = 0; i < o->naxes; ++i)

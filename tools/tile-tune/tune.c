@@ -115,12 +115,12 @@ int tune_run(const tune_request *r, tile_rt_context *ctx, tune_result *out) {
   memset(out, 0, sizeof *out);
   double start = tool_now();
   tune_space s;
-  if (tune_space_open(&s, r) != 0) {
+  tune_request req = *r;
+  if (tune_space_open(&s, &req) != 0 || tune_space_bind_flag(&s, &req) != 0) {
     tune_space_free(&s);
     return 1;
   }
   tile_rt_device_info dev, *devp = NULL;
-  tune_request req = *r;
   if (ctx && tile_rt_context_device_info(&dev, ctx) == TILE_RT_SUCCESS) {
     devp = &dev;
     /* The static part (the barriers) is padded to 1 KiB beside the

@@ -25,9 +25,12 @@
 typedef struct tune_request {
   const char *mlir_path; ///< The kernel source.
   const char *kernel;    ///< A kernel or an instance of it.
-  const char *op;        ///< "gemm", "gemm_bias_gelu" or "softmax".
-  int64_t m, n, k;       ///< The problem (k unused by softmax).
+  /// "gemm", "gemm_bias_gelu", "softmax" or "attention".
+  const char *op;
+  int64_t m, n, k;       ///< The gemms' problem; softmax's is M x N.
   int gelu_erf;          ///< gemm_bias_gelu: the erf form (else tanh).
+  int64_t b, h, s, d;    ///< attention: batch, heads, sequence, head_dim.
+  int causal;            ///< attention: keys past the query masked.
   /// NAME=VALUE bindings fixed for every configuration.
   const char *params[TUNE_MAX_LIST];
   int nparams;

@@ -2,11 +2,12 @@
  *
  * Key: everything that changes the answer (docs/Tuning.md): the kernel
  * source, the kernel, its space (axes and fixed values, which carry the
- * caller's bindings and the element types), the operator and shape, the
- * GPU (name, compute capability, SM count), the driver's CUDA version, the
- * limits, and the compiler's build (with its ptxas). Entry: a JSON record
- * (the best configuration, every candidate's verdict and time) and the
- * best's cubin and kernel info, so a hit launches without compiling.
+ * caller's bindings and the element types), the operator and shape (with
+ * the GELU form, or attention's causal flag), the GPU (name, compute
+ * capability, SM count), the driver's CUDA version, the limits, and the
+ * compiler's build (with its ptxas). Entry: a JSON record (the best
+ * configuration, every candidate's verdict and time) and the best's cubin
+ * and kernel info, so a hit launches without compiling.
  *
  *===----------------------------------------------------------------------===*/
 
@@ -45,7 +46,11 @@ void tune_key_init(tune_key *k, const tune_request *r, const tune_space *s,
                    const tile_rt_device_info *dev) {
   memset(k, 0, sizeof *k);
   mlirTileCacheGetCompilerBuildId(copy_out, &k->build);
-  if (strcmp(r->op, "softmax") == 0)
+  if (strcmp(r->op, "attention") == 0)
+    snprintf(k->shape, sizeof k->shape, "%lldx%lldx%lldx%lld%s",
+             (long long)r->b, (long long)r->h, (long long)r->s,
+             (long long)r->d, r->causal ? " causal" : "");
+  else if (strcmp(r->op, "softmax") == 0)
     snprintf(k->shape, sizeof k->shape, "%lldx%lld", (long long)r->m,
              (long long)r->n);
   else

@@ -74,8 +74,16 @@ typedef struct tune_space {
 /// candidates yet). Returns 0, or 1 after printing why (a missing file, a
 /// bad kernel name, binding or axis).
 int tune_space_open(tune_space *s, const tune_request *r);
+/// Binds the boolean parameter that a flag of the problem decides
+/// (gemm_bias_gelu's ERF by --gelu, attention's CAUSAL by --causal) where
+/// the kernel has it and neither its instance nor the caller binds it: adds
+/// the binding to `r` and opens the space again. Where one of them binds
+/// it, checks that it agrees. Returns 0, or 1 after printing why (a
+/// disagreement, or the parameter as an axis).
+int tune_space_bind_flag(tune_space *s, tune_request *r);
 /// The problem's argument shapes as tile-c/Tune.h takes them: the
-/// operator's kernel signature (gemm_problem.h, softmax_problem.h).
+/// operator's kernel signature (gemm_problem.h, softmax_problem.h,
+/// attention_problem.h).
 void tune_arg_shapes(const tune_request *r, char *buf, size_t n);
 /// Enumerates the candidates within the limits and the problem's shape
 /// contracts. 0, or 1 after printing why.
@@ -116,7 +124,8 @@ int tune_problem_check(tune_problem *p, tile_rt_kernel *kernel,
 int tune_problem_time(tune_problem *p, tile_rt_kernel *kernel,
                       tile_rt_stream *stream, int warmup, int iters,
                       double timeout_s, double *median_ms);
-/// The useful work of one launch: FLOPs, or bytes moved for softmax.
+/// The useful work of one launch: FLOPs (attention's halved when causal),
+/// or bytes moved for softmax.
 double tune_problem_work(const tune_problem *p, const char **unit);
 
 /// Checks and times every TUNE_COMPILED candidate on `ctx`; `*work` and

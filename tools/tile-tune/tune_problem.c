@@ -1,14 +1,16 @@
 /*===- tune_problem.c - The problem the candidates run on ------------------===*
  *
  * One problem per tuning, shared by every candidate: the gemm problems
- * (gemm_problem.h, with the bias + GELU epilogue for gemm_bias_gelu) and
- * the softmax problem (softmax_problem.h), with their inputs rotated to
- * defeat L2 and their fp64 checks.
+ * (gemm_problem.h, with the bias + GELU epilogue for gemm_bias_gelu), the
+ * softmax problem (softmax_problem.h) and the attention problem
+ * (attention_problem.h, causal or not, scale 1/sqrt(D)), with their inputs
+ * rotated to defeat L2 and their fp64 checks.
  *
  *===----------------------------------------------------------------------===*/
 
 #include "tune_internal.h"
 
+#include "attention_problem.h"
 #include "gemm_problem.h"
 #include "softmax_problem.h"
 #include "timing.h"
@@ -16,13 +18,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef enum { PROBLEM_GEMM, PROBLEM_SOFTMAX } problem_kind;
+typedef enum { PROBLEM_GEMM, PROBLEM_SOFTMAX, PROBLEM_ATTENTION } problem_kind;
 
 struct tune_problem {
   problem_kind kind;
   tile_rt_context *ctx;
   gemm_problem gemm;
   softmax_problem softmax;
+  attention_problem attention;
   tile_rt_kernel *kernel; /* the one being launched */
 };
 
@@ -33,7 +36,15 @@ int tune_problem_init(tune_problem **out, const tune_request *r,
     return tool_fail("out of host memory");
   p->ctx = ctx;
   int rc;
-  if (strcmp(r->op, "softmax") == 0) {
+  if (strcmp(r->op, "attention") == 0) {
+    p->kind = PROBLEM_ATTENTION;
+    tile_rt_dtype types[2];
+    const int64_t shape[4] = {r->b, r->h, r->s, r->d};
+    rc = attention_types_of_kernel(types, desc) != 0 ||
+         attention_problem_init(&p->attention, ctx, shape, r->causal,
+                                attention_default_scale(r->d), types, r->seed,
+                                TOOL_ROTATE_BYTES) != 0;
+  } else if (strcmp(r->op, "softmax") == 0) {
     p->kind = PROBLEM_SOFTMAX;
     tile_rt_dtype types[2];
     rc = softmax_types_of_kernel(types, desc) != 0 ||
@@ -60,7 +71,9 @@ int tune_problem_init(tune_problem **out, const tune_request *r,
 void tune_problem_free(tune_problem *p) {
   if (!p)
     return;
-  if (p->kind == PROBLEM_SOFTMAX)
+  if (p->kind == PROBLEM_ATTENTION)
+    attention_problem_free(&p->attention);
+  else if (p->kind == PROBLEM_SOFTMAX)
     softmax_problem_free(&p->softmax);
   else
     gemm_problem_free(&p->gemm);
@@ -69,11 +82,15 @@ void tune_problem_free(tune_problem *p) {
 
 static int launch(void *user, int set, tile_rt_stream *stream) {
   tune_problem *p = user;
-  tile_rt_status st =
-      p->kind == PROBLEM_SOFTMAX
-          ? softmax_problem_launch(p->kernel, &p->softmax, set, p->softmax.y,
-                                   stream)
-          : gemm_problem_launch(p->kernel, &p->gemm, set, p->gemm.c, stream);
+  tile_rt_status st;
+  if (p->kind == PROBLEM_ATTENTION)
+    st = attention_problem_launch(p->kernel, &p->attention, set,
+                                  p->attention.o, stream);
+  else if (p->kind == PROBLEM_SOFTMAX)
+    st = softmax_problem_launch(p->kernel, &p->softmax, set, p->softmax.y,
+                                stream);
+  else
+    st = gemm_problem_launch(p->kernel, &p->gemm, set, p->gemm.c, stream);
   return st == TILE_RT_SUCCESS ? 0 : tool_rt_fail("launching", st);
 }
 
@@ -81,6 +98,13 @@ int tune_problem_check(tune_problem *p, tile_rt_kernel *kernel,
                        tile_rt_stream *stream, double timeout_s,
                        tool_check *check) {
   p->kernel = kernel;
+  if (p->kind == PROBLEM_ATTENTION) {
+    attention_problem *a = &p->attention;
+    return tool_run_poisoned(p->ctx, stream, a->o, a->out_type,
+                             attention_problem_out_count(a), launch, p,
+                             timeout_s) != 0 ||
+           attention_problem_check(check, a, a->o) != 0;
+  }
   if (p->kind == PROBLEM_SOFTMAX) {
     softmax_problem *s = &p->softmax;
     return tool_run_poisoned(p->ctx, stream, s->y, s->y_type,
@@ -98,7 +122,9 @@ int tune_problem_time(tune_problem *p, tile_rt_kernel *kernel,
                       tile_rt_stream *stream, int warmup, int iters,
                       double timeout_s, double *median_ms) {
   p->kernel = kernel;
-  int nsets = p->kind == PROBLEM_SOFTMAX ? p->softmax.nsets : p->gemm.nsets;
+  int nsets = p->kind == PROBLEM_ATTENTION ? p->attention.nsets
+              : p->kind == PROBLEM_SOFTMAX ? p->softmax.nsets
+                                           : p->gemm.nsets;
   tool_timing t;
   if (tool_time_launches(&t, p->ctx, stream, launch, p, nsets, warmup, iters,
                          timeout_s) != 0)
@@ -113,5 +139,7 @@ double tune_problem_work(const tune_problem *p, const char **unit) {
     return (double)p->softmax.x_bytes + (double)p->softmax.y_bytes;
   }
   *unit = "TFLOP/s";
+  if (p->kind == PROBLEM_ATTENTION)
+    return attention_problem_flops(&p->attention);
   return 2.0 * (double)p->gemm.m * (double)p->gemm.n * (double)p->gemm.k;
 }

@@ -13,6 +13,8 @@
 #include "tile-c/Dialect/Tile.h"
 #include "tile-c/Tune.h"
 
+#include "mlir-c/BuiltinAttributes.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,7 +92,13 @@ static void add_candidate(const MlirTileCandidate *c, void *user) {
 
 void tune_arg_shapes(const tune_request *r, char *buf, size_t n) {
   long long m = r->m, nn = r->n, k = r->k;
-  if (strcmp(r->op, "softmax") == 0)
+  if (strcmp(r->op, "attention") == 0) {
+    /* Q, K, V and O [B, H, S, D]; the scale a scalar. */
+    char qkvo[128];
+    snprintf(qkvo, sizeof qkvo, "%lldx%lldx%lldx%lld", (long long)r->b,
+             (long long)r->h, (long long)r->s, (long long)r->d);
+    snprintf(buf, n, "%s;%s;%s;%s;", qkvo, qkvo, qkvo, qkvo);
+  } else if (strcmp(r->op, "softmax") == 0)
     snprintf(buf, n, "%lldx%lld;%lldx%lld", m, nn, m, nn);
   else if (strcmp(r->op, "gemm_bias_gelu") == 0)
     snprintf(buf, n, "%lldx%lld;%lldx%lld;%lld;%lldx%lld", m, k, k, nn, nn, m,
@@ -116,6 +124,121 @@ int tune_space_enumerate(tune_space *s, const tune_request *r,
   if (k.failed)
     return tool_fail("out of host memory enumerating the space");
   return 0;
+}
+
+/*===--- The parameter the operator's flag decides ------------------------===*/
+
+/* The boolean parameter of operator `op`'s kernels that a flag of the
+ * problem decides (the check compares with that reference): its bindings
+ * and what the problem wants, for false and true. */
+typedef struct flag_param {
+  const char *op, *param;
+  int (*wanted)(const tune_request *r);
+  const char *binding[2];
+  const char *wants[2];
+} flag_param;
+
+static int gelu_erf(const tune_request *r) { return r->gelu_erf != 0; }
+static int causal(const tune_request *r) { return r->causal != 0; }
+
+static const flag_param flag_params[] = {
+    {"gemm_bias_gelu",
+     "ERF",
+     gelu_erf,
+     {"ERF=false", "ERF=true"},
+     {"the tanh GELU (no --gelu erf)", "the erf GELU (--gelu erf)"}},
+    {"attention",
+     "CAUSAL",
+     causal,
+     {"CAUSAL=false", "CAUSAL=true"},
+     {"non-causal attention (no --causal)", "causal attention (--causal)"}},
+};
+
+/* The value of `param` after `kind` ("fixed" or "axis") in the space's
+ * text, copied into `buf`; NULL when it has no such line. */
+static const char *space_value(const tune_space *s, const char *kind,
+                               const char *param, char *buf, size_t n) {
+  size_t klen = strlen(kind), plen = strlen(param);
+  for (const char *line = s->space_text.data; line && *line;) {
+    const char *end = strchr(line, '\n');
+    size_t len = end ? (size_t)(end - line) : strlen(line);
+    if (len > klen + plen + 1 && strncmp(line, kind, klen) == 0 &&
+        line[klen] == ' ' && strncmp(line + klen + 1, param, plen) == 0 &&
+        line[klen + 1 + plen] == '=') {
+      size_t at = klen + plen + 2;
+      snprintf(buf, n, "%.*s", (int)(len - at), line + at);
+      return buf;
+    }
+    line = end ? end + 1 : NULL;
+  }
+  return NULL;
+}
+
+/* Whether the caller binds `param` (a `--param` of the request). */
+static int caller_binds(const tune_request *r, const char *param) {
+  size_t n = strlen(param);
+  for (int i = 0; i < r->nparams; ++i)
+    if (strncmp(r->params[i], param, n) == 0 && r->params[i][n] == '=')
+      return 1;
+  return 0;
+}
+
+/* Whether `kernel` is an instance of the module that binds `param`. */
+static int instance_binds(MlirModule module, const char *kernel,
+                          const char *param) {
+  MlirStringRef name = mlirStringRefCreateFromCString(kernel);
+  MlirOperation op = mlirBlockGetFirstOperation(mlirModuleGetBody(module));
+  for (; !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    if (!mlirStringRefEqual(mlirIdentifierStr(mlirOperationGetName(op)),
+                            mlirStringRefCreateFromCString("tile.instance")))
+      continue;
+    MlirAttribute sym = mlirOperationGetAttributeByName(
+        op, mlirStringRefCreateFromCString("sym_name"));
+    if (mlirAttributeIsNull(sym) || !mlirAttributeIsAString(sym) ||
+        !mlirStringRefEqual(mlirStringAttrGetValue(sym), name))
+      continue;
+    MlirAttribute bindings = mlirOperationGetAttributeByName(
+        op, mlirStringRefCreateFromCString("bindings"));
+    return !mlirAttributeIsNull(bindings) &&
+           mlirAttributeIsADictionary(bindings) &&
+           !mlirAttributeIsNull(mlirDictionaryAttrGetElementByName(
+               bindings, mlirStringRefCreateFromCString(param)));
+  }
+  return 0;
+}
+
+int tune_space_bind_flag(tune_space *s, tune_request *r) {
+  const flag_param *f = NULL;
+  for (size_t i = 0; i < sizeof flag_params / sizeof flag_params[0]; ++i)
+    if (strcmp(r->op, flag_params[i].op) == 0)
+      f = &flag_params[i];
+  if (!f)
+    return 0;
+  int want = f->wanted(r);
+  const char *want_text = want ? "true" : "false";
+  char have[64];
+  if (space_value(s, "axis", f->param, have, sizeof have))
+    return tool_fail("%s follows the problem, which wants %s: it is not "
+                     "tuned",
+                     f->param, f->wants[want]);
+  /* A kernel without the parameter: the check against the reference
+   * decides. */
+  if (!space_value(s, "fixed", f->param, have, sizeof have) ||
+      strcmp(have, want_text) == 0)
+    return 0;
+  int by_caller = caller_binds(r, f->param);
+  if (by_caller || instance_binds(s->module, r->kernel, f->param))
+    return tool_fail("kernel '%s' has %s=%s (bound by %s), but the problem "
+                     "wants %s",
+                     r->kernel, f->param, have,
+                     by_caller ? "the caller" : "the instance", f->wants[want]);
+  if (r->nparams == TUNE_MAX_LIST)
+    return tool_fail("at most %d bindings", TUNE_MAX_LIST - 1);
+  r->params[r->nparams++] = f->binding[want];
+  tune_say(r, "binding %s: the problem wants %s\n", f->binding[want],
+           f->wants[want]);
+  tune_space_free(s);
+  return tune_space_open(s, r);
 }
 
 void tune_space_free(tune_space *s) {
