@@ -170,11 +170,11 @@ module {
     tile.copy %o -> %O[%b, %h, %m0, %c0] : !tile.fragment<?x?xf32> -> memref<?x?x?x?x!tile.param<"T">>
   }
   tile.instance @attention_d64_f16 = @attention {D = 64, MINB = 2}
-  tile.instance @attention_d128_f16 = @attention {}
+  tile.instance @attention_d128_f16 = @attention {D = 128}
   tile.instance @attention_causal_d64_f16 = @attention {D = 64, MINB = 2, CAUSAL = true}
-  tile.instance @attention_causal_d128_f16 = @attention {CAUSAL = true}
+  tile.instance @attention_causal_d128_f16 = @attention {D = 128, CAUSAL = true}
   tile.instance @attention_d64_bf16 = @attention {D = 64, MINB = 2, T = bf16}
-  tile.instance @attention_d128_bf16 = @attention {T = bf16}
+  tile.instance @attention_d128_bf16 = @attention {D = 128, T = bf16}
   tile.instance @attention_causal_d64_bf16 = @attention {D = 64, MINB = 2, CAUSAL = true, T = bf16}
-  tile.instance @attention_causal_d128_bf16 = @attention {CAUSAL = true, T = bf16}
+  tile.instance @attention_causal_d128_bf16 = @attention {D = 128, CAUSAL = true, T = bf16}
 }
