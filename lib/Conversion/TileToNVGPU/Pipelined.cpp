@@ -13,7 +13,10 @@
 //   wait for the last wgmma group
 //
 // The slot of iteration it-1 is refilled only after iteration it, because a
-// tile.gemm leaves its last wgmma group in flight across one iteration.
+// tile.gemm leaves its last wgmma group in flight across one iteration. With
+// S = 1 that slot is the one iteration it+1 waits on, so a one-stage loop
+// waits for the group at the end of each iteration and refills the slot
+// with iteration it+1 at once.
 //
 //===----------------------------------------------------------------------===//
 
@@ -168,14 +171,24 @@ LogicalResult KernelLowering::lowerPipelined(PipelinedOp op) {
   if (failed(lowerBlock(body)))
     return failure();
   currentStage = Value();
+  // With one stage there is no other slot to read while this one refills:
+  // the wgmma group left in flight is waited for, and the slot refilled
+  // with the next iteration at once (lag 0). Waiting a round for it, as
+  // with more stages, would wait on a load not yet issued.
+  int64_t lag = stages == 1 ? 0 : 1;
+  if (lag == 0 && !pendingAccumulators.empty()) {
+    emitWgmmaWait(0, pendingAccumulators);
+    pendingAccumulators.clear();
+  }
   gpu::BarrierOp::create(b, l);
-  Value prev = arith::SubIOp::create(b, l, it, index(1));
+  Value prev = arith::SubIOp::create(b, l, it, index(lag));
   Value next = arith::AddIOp::create(b, l, prev, cStages);
   Value refill = arith::AndIOp::create(
       b, l, isLeader,
       arith::AndIOp::create(
           b, l,
-          arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, it, index(1)),
+          arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, it,
+                                index(lag)),
           arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, next,
                                 numIters)));
   emitIf(refill, [&] {
