@@ -167,10 +167,17 @@ LogicalResult KernelLowering::lowerGlobalCopy(CopyOp op, bool load) {
   bool identity = memType.getLayout().isIdentity();
   Value threadBase;
   SmallVector<Value> rowBytes;
-  auto addressOf = [&](int64_t r, const SmallVector<Value> &coord)
-      -> std::pair<Value, int64_t> {
+  // The coordinates of register group r's first element.
+  auto groupCoord = [&](int64_t r) {
+    SmallVector<Value> coord;
+    for (int64_t d = 0; d < rank; ++d)
+      coord.push_back(
+          arith::AddIOp::create(b, l, base[d], index(layout.regOffset(r)[d])));
+    return coord;
+  };
+  auto addressOf = [&](int64_t r) -> std::pair<Value, int64_t> {
     if (!identity)
-      return {globalAddress(b, l, view, indicesAt(coord)), 0};
+      return {globalAddress(b, l, view, indicesAt(groupCoord(r))), 0};
     ArrayRef<int64_t> at = layout.regOffset(r);
     Value rowOffset;
     for (int64_t d = 0; d + 1 < rank; ++d) {
@@ -189,11 +196,10 @@ LogicalResult KernelLowering::lowerGlobalCopy(CopyOp op, bool load) {
     return {address, at.back() * eltBytes};
   };
 
-  // Register r's element (at `coord`) under a mask: a predicated
-  // instruction, no branch (PredicatedAccess.h).
-  auto scalarAccess = [&](int64_t r, const SmallVector<Value> &coord,
-                          Value inside) {
-    auto [address, offset] = addressOf(r, coord);
+  // Register r's element under a mask: a predicated instruction, no branch
+  // (PredicatedAccess.h).
+  auto scalarAccess = [&](int64_t r, Value inside) {
+    auto [address, offset] = addressOf(r);
     if (load) {
       Value x = emitPredicatedLoad(b, l, inside, address, offset, gType);
       memref::StoreOp::create(b, l, convert(b, l, x, fType), f.regs,
@@ -205,14 +211,6 @@ LogicalResult KernelLowering::lowerGlobalCopy(CopyOp op, bool load) {
                         convert(b, l, x, gType));
   };
 
-  // The coordinates of register group r's first element.
-  auto groupCoord = [&](int64_t r) {
-    SmallVector<Value> coord;
-    for (int64_t d = 0; d < rank; ++d)
-      coord.push_back(
-          arith::AddIOp::create(b, l, base[d], index(layout.regOffset(r)[d])));
-    return coord;
-  };
   // One unmasked vector access of registers [r, r + width) at `coord`.
   auto vectorAccess = [&](int64_t r, int64_t width,
                           const SmallVector<Value> &coord) {
@@ -282,7 +280,7 @@ LogicalResult KernelLowering::lowerGlobalCopy(CopyOp op, bool load) {
       Value in = within(d, at[d]);
       inside = inside ? arith::AndIOp::create(b, l, inside, in) : in;
     }
-    scalarAccess(r, groupCoord(r), inside);
+    scalarAccess(r, inside);
   }
   return success();
 }

@@ -6,8 +6,6 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
@@ -64,51 +62,24 @@ static StringRef constraintFor(unsigned bits) {
   return bits == 64 ? "l" : bits == 32 ? "r" : "h";
 }
 
-/// `[$1]` or `[$1+N]`.
-static std::string addressOperand(int64_t byteOffset) {
-  return byteOffset ? llvm::formatv("[$1+{0}]", byteOffset).str() : "[$1]";
+/// The address operand `[$N]` or `[$N+offset]`.
+static std::string addressOperand(unsigned operand, int64_t byteOffset) {
+  return byteOffset ? llvm::formatv("[${0}+{1}]", operand, byteOffset).str()
+                    : llvm::formatv("[${0}]", operand).str();
 }
 
 void tile::emitPredicatedStore(OpBuilder &b, Location l, Value pred,
                                Value address, int64_t byteOffset,
-                               ValueRange elements) {
-  Type eltType = elements.front().getType();
-  unsigned bits = eltType.getIntOrFloatBitWidth() * elements.size();
-  // One register for a single element; else 32-bit words (or one 16-bit
-  // word for two bytes).
-  SmallVector<Value> words;
-  if (elements.size() == 1) {
-    Value word = arith::BitcastOp::create(b, l, b.getIntegerType(bits),
-                                          elements.front());
-    if (bits < 16)
-      word = arith::ExtUIOp::create(b, l, b.getI16Type(), word);
-    words.push_back(word);
-  } else {
-    unsigned wordBits = std::min(bits, 32u);
-    auto vec = vector::FromElementsOp::create(
-        b, l, VectorType::get({(int64_t)elements.size()}, eltType), elements);
-    auto wordsType = VectorType::get({(int64_t)(bits / wordBits)},
-                                     b.getIntegerType(wordBits));
-    Value asWords = vector::BitCastOp::create(b, l, wordsType, vec);
-    for (unsigned i = 0; i < bits / wordBits; ++i)
-      words.push_back(vector::ExtractOp::create(b, l, asWords, i));
-  }
-  SmallVector<std::string> names, constraints = {"b", "l"};
-  for (size_t i = 0; i < words.size(); ++i) {
-    names.push_back(llvm::formatv("${0}", i + 2).str());
-    constraints.push_back(
-        constraintFor(words[i].getType().getIntOrFloatBitWidth()).str());
-  }
-  std::string ptx;
-  if (words.size() == 1)
-    ptx = llvm::formatv("@$0 st.global.b{0} {1}, {2};", std::max(bits, 8u),
-                        addressOperand(byteOffset), names[0]);
-  else
-    ptx = llvm::formatv("@$0 st.global.v{0}.b32 {1}, {{{2}};", words.size(),
-                        addressOperand(byteOffset), llvm::join(names, ", "));
-  SmallVector<Value> operands = {pred, address};
-  operands.append(words);
-  inlinePtx(b, l, Type(), operands, ptx, llvm::join(constraints, ","));
+                               Value element) {
+  unsigned bits = element.getType().getIntOrFloatBitWidth();
+  Value word = arith::BitcastOp::create(b, l, b.getIntegerType(bits), element);
+  if (bits < 16) // PTX has no 8-bit registers
+    word = arith::ExtUIOp::create(b, l, b.getI16Type(), word);
+  unsigned regBits = std::max(bits, 16u);
+  std::string ptx = llvm::formatv("@$0 st.global.b{0} {1}, $2;", bits,
+                                  addressOperand(1, byteOffset));
+  inlinePtx(b, l, Type(), ValueRange{pred, address, word}, ptx,
+            ("b,l," + constraintFor(regBits)).str());
 }
 
 Value tile::emitPredicatedLoad(OpBuilder &b, Location l, Value pred,
@@ -116,11 +87,9 @@ Value tile::emitPredicatedLoad(OpBuilder &b, Location l, Value pred,
   unsigned bits = type.getIntOrFloatBitWidth();
   unsigned regBits = std::max(bits, 16u);
   Type regType = b.getIntegerType(regBits);
-  std::string operand =
-      byteOffset ? llvm::formatv("[$2+{0}]", byteOffset).str() : "[$2]";
   std::string ptx = llvm::formatv(
       "mov.b{0} $0, 0;\n\t@$1 ld.global.{1}{2} $0, {3};", regBits,
-      bits == 8 ? "u" : "b", bits, operand);
+      bits == 8 ? "u" : "b", bits, addressOperand(2, byteOffset));
   Value word = inlinePtx(b, l, regType, ValueRange{pred, address}, ptx,
                          ("=" + constraintFor(regBits) + ",b,l").str());
   if (bits < regBits)

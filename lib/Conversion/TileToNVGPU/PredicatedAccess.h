@@ -22,12 +22,11 @@ namespace mlir::tile {
 Value globalAddress(OpBuilder &b, Location l, Value memref,
                     ValueRange indices);
 
-/// Stores `elements` (of one type, consecutive in memory, 2 to 16 bytes in
-/// all and aligned to that size) at `address` + `byteOffset` when `pred`
+/// Stores `element` (1 to 8 bytes) at `address` + `byteOffset` when `pred`
 /// (i1) holds. The offset is the instruction's immediate (`[a+16]`), so the
 /// registers of one thread share one address register.
 void emitPredicatedStore(OpBuilder &b, Location l, Value pred, Value address,
-                         int64_t byteOffset, ValueRange elements);
+                         int64_t byteOffset, Value element);
 
 /// Loads one element of `type` (1 to 8 bytes) from `address` + `byteOffset`
 /// when `pred` holds; zero otherwise.
