@@ -27,6 +27,9 @@ using namespace mlir;
 /// Prints an error at the bracket that nests too deeply, in the format of
 /// the parser's own diagnostics; fails then.
 static LogicalResult checkNesting(const llvm::MemoryBuffer &buffer) {
+  // The context that reports the error is only made when there is one.
+  if (!tile::findNestingOverflow(buffer.getBuffer()))
+    return success();
   MLIRContext context(MLIRContext::Threading::DISABLED);
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(
