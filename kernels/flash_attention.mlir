@@ -64,9 +64,12 @@ module {
     %nblk = arith.select %causal, %nblkc, %nkv : index
     %lastkey = arith.subi %skv, %c1 : index
     %nfull = arith.divui %skv, %cbn : index
-    // The blocks before the first one that needs a mask: the diagonal's
-    // (causal), or the first one past the last full block.
-    %nfreec = arith.minui %qb, %nfull : index
+    // The blocks before the first one that needs a mask: the one holding
+    // the diagonal of the block's first query row m0 (causal; key block
+    // m0 / BN, which is the query block's index only when BM == BN), or the
+    // first one past the last full block.
+    %diagblk = arith.divui %m0, %cbn : index
+    %nfreec = arith.minui %diagblk, %nfull : index
     %nfree = arith.select %causal, %nfreec, %nfull : index
     %qk = arith.mulf %scale, %log2e : f32
     %nqk = arith.negf %qk : f32
