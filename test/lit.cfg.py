@@ -38,7 +38,8 @@ config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%tile_src_root", config.tile_src_root))
 config.substitutions.append(("%tile_obj_root", config.tile_obj_root))
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP",
-                                     "CUDA_HOME", "TILE_RT_LIBCUDA"])
+                                     "CUDA_HOME", "TILE_RT_LIBCUDA",
+                                     "TILE_NVDISASM"])
 llvm_config.use_default_substitutions()
 for d in [config.cuda_bin_dir, config.llvm_tools_dir, config.tile_tools_dir]:
     llvm_config.with_environment("PATH", d, append_path=True)
@@ -103,3 +104,16 @@ def has_gpu():
 
 if has_gpu():
     config.available_features.add("cuda")
+
+# SASS tests (`REQUIRES: nvdisasm`) run where tile-inspect finds the CUDA
+# toolkit's disassembler, by the rules it uses for --sass.
+def has_nvdisasm():
+    probe = os.path.join(config.tile_tools_dir, "tile-inspect")
+    if not os.path.exists(probe):
+        return False
+    r = subprocess.run([probe, "--which-nvdisasm"], capture_output=True,
+                       env=config.environment, timeout=60)
+    return r.returncode == 0
+
+if has_nvdisasm():
+    config.available_features.add("nvdisasm")

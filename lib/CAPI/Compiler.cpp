@@ -1,6 +1,7 @@
 //===- Compiler.cpp - C API: compile tile IR to a GPU binary ------------===//
 
 #include "tile-c/Compiler.h"
+#include "CompilePipeline.h"
 #include "tile/Dialect/Tile/IR/TileParams.h"
 #include "tile/Pipelines/Pipelines.h"
 #include "tile/Tune/Cache.h"
@@ -29,9 +30,8 @@ void mlirTileCompileOptionsInitDefault(MlirTileCompileOptions *options) {
   options->numKernels = 0;
 }
 
-/// Sets the pipeline `options` from `cOptions` (NULL: the defaults).
-static void setPipelineOptions(tile::TileToBinaryOptions &options,
-                               const MlirTileCompileOptions *cOptions) {
+void tile::setPipelineOptions(tile::TileToBinaryOptions &options,
+                              const MlirTileCompileOptions *cOptions) {
   MlirTileCompileOptions defaults;
   mlirTileCompileOptionsInitDefault(&defaults);
   const MlirTileCompileOptions &opts = cOptions ? *cOptions : defaults;
@@ -48,13 +48,25 @@ static void setPipelineOptions(tile::TileToBinaryOptions &options,
       options.kernels.push_back(opts.kernels[i]);
 }
 
+void tile::buildCompilePipeline(OpPassManager &pm,
+                                const MlirTileCompileOptions *cOptions) {
+  tile::TileToBinaryOptions options;
+  tile::setPipelineOptions(options, cOptions);
+  MlirTileOutputFormat format =
+      cOptions ? cOptions->format : MlirTileOutputCubin;
+  tile::buildTileToBinaryPipeline(pm, options,
+                                  format == MlirTileOutputPtx
+                                      ? tile::BinaryFormat::Ptx
+                                      : tile::BinaryFormat::Cubin);
+}
+
 MlirLogicalResult mlirTileEstimateResources(MlirModule cModule,
                                             const MlirTileCompileOptions *opts,
                                             MlirStringCallback callback,
                                             void *userData) {
   ModuleOp module = unwrap(cModule);
   tile::TileToBinaryOptions options;
-  setPipelineOptions(options, opts);
+  tile::setPipelineOptions(options, opts);
   PassManager pm(module.getContext());
   tile::buildTileResourcesPipeline(pm, options);
   if (failed(pm.run(module)))
@@ -68,6 +80,9 @@ MlirLogicalResult mlirTileEstimateResources(MlirModule cModule,
       continue;
     os << "kernel " << kernel.getSymName() << " shared "
        << cast<IntegerAttr>(resources.get("shared_bytes")).getInt()
+       << " stages " << cast<IntegerAttr>(resources.get("stages")).getInt()
+       << " stage_bytes "
+       << cast<IntegerAttr>(resources.get("stage_bytes")).getInt()
        << " threads " << cast<IntegerAttr>(resources.get("threads")).getInt()
        << " grid " << cast<StringAttr>(resources.get("grid")).getValue()
        << "\n";
@@ -83,15 +98,8 @@ MlirLogicalResult mlirTileCompile(MlirModule cModule,
                                   MlirStringCallback metadataCallback,
                                   void *userData) {
   ModuleOp module = unwrap(cModule);
-  tile::TileToBinaryOptions options;
-  setPipelineOptions(options, cOptions);
-  MlirTileOutputFormat format =
-      cOptions ? cOptions->format : MlirTileOutputCubin;
   PassManager pm(module.getContext());
-  tile::buildTileToBinaryPipeline(pm, options,
-                                  format == MlirTileOutputPtx
-                                      ? tile::BinaryFormat::Ptx
-                                      : tile::BinaryFormat::Cubin);
+  tile::buildCompilePipeline(pm, cOptions);
   if (failed(pm.run(module)))
     return mlirLogicalResultFailure();
 
@@ -133,7 +141,7 @@ MlirLogicalResult mlirTileCompileCached(MlirModule cModule,
   // The key holds the options as the pipeline takes them (defaults filled
   // in by setPipelineOptions, the one place that knows them).
   tile::TileToBinaryOptions options;
-  setPipelineOptions(options, cOptions);
+  tile::setPipelineOptions(options, cOptions);
   bool ptx = cOptions && cOptions->format == MlirTileOutputPtx;
   std::string source;
   llvm::raw_string_ostream os(source);

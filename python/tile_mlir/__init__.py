@@ -15,6 +15,7 @@ from ._ffi import library_dirs, loaded_libraries
 from .compiler import (Compiled, KernelResources, PlannedResources, compile,
                        estimate)
 from .errors import (CompileError, CudaError, DeviceOutOfMemoryError,
+                     DisassemblerError,
                      InvalidArgumentError, LibraryNotFoundError, NoDeviceError,
                      NoDriverError, NotFoundError, ParseError,
                      RuntimeCallError, RuntimeIOError, RuntimeTimeoutError,
@@ -24,12 +25,17 @@ from .info import (GridRule, KernelDesc, KernelInfo, ParamDesc, dtype_size,
 from .runtime import (DeviceBuffer, DeviceInfo, Event, Kernel,
                       KernelAttributes, MemRef, Module, PreparedLaunch,
                       Runtime, Stream, device_count)
+from .inspection import (InstructionMix, count_instructions, disassemble,
+                         find_disassembler)
 from .tune import TuneError, TuneResult, tune, tuned_kernel
 
 __all__ = [
     # Compiling and kernel info (host only).
     "compile", "estimate", "Compiled", "KernelResources", "PlannedResources", "kernel_info", "KernelInfo", "KernelDesc",
     "ParamDesc", "GridRule", "dtype_size",
+    # Inspecting (host only): Compiled.ptx, .ir(), .sass(), .resources().
+    "InstructionMix", "count_instructions", "disassemble",
+    "find_disassembler",
     # Running.
     "Runtime", "Module", "Kernel", "PreparedLaunch", "KernelAttributes",
     "MemRef", "DeviceBuffer", "DeviceInfo", "Stream", "Event",
@@ -39,7 +45,8 @@ __all__ = [
     # Where the libraries are looked for, and which were loaded.
     "library_dirs", "loaded_libraries",
     # Errors.
-    "TileError", "LibraryNotFoundError", "CompileError", "RuntimeCallError",
+    "TileError", "LibraryNotFoundError", "CompileError", "DisassemblerError",
+    "RuntimeCallError",
     "NoDriverError", "NoDeviceError", "CudaError", "InvalidArgumentError",
     "ParseError", "NotFoundError", "RuntimeIOError", "DeviceOutOfMemoryError",
     "UnsupportedError", "RuntimeTimeoutError",

@@ -180,6 +180,21 @@ class MlirTileCompileOptions(Structure):
                 ("kernels", POINTER(c_char_p)), ("numKernels", c_size_t)]
 
 
+# enum MlirTileAssembly
+MLIR_TILE_ASSEMBLY_PTX = 0
+MLIR_TILE_ASSEMBLY_SASS = 1
+
+#: The fields of MlirTileInstructionMix, in order (include/tile-c/Inspect.h).
+INSTRUCTION_MIX_FIELDS = (
+    "total", "wgmma", "mma", "tma", "mbarrier", "barrier", "shuffle",
+    "localLoads", "localStores", "globalLoads", "globalStores",
+    "sharedLoads", "sharedStores")
+
+
+class MlirTileInstructionMix(Structure):
+    _fields_ = [(name, ctypes.c_int64) for name in INSTRUCTION_MIX_FIELDS]
+
+
 _CAPI = [
     ("mlirContextCreate", MlirContext, []),
     ("mlirContextDestroy", None, [MlirContext]),
@@ -212,6 +227,16 @@ _CAPI = [
     ("mlirTileEstimateResources", MlirLogicalResult,
      [MlirModule, POINTER(MlirTileCompileOptions), MlirStringCallback,
       c_void_p]),
+    ("mlirTileCompilePrintIR", MlirLogicalResult,
+     [MlirModule, POINTER(MlirTileCompileOptions), c_char_p,
+      MlirStringCallback, c_void_p]),
+    ("mlirTileFindDisassembler", MlirLogicalResult,
+     [MlirStringCallback, c_void_p]),
+    ("mlirTileDisassemble", MlirLogicalResult,
+     [MlirStringRef, MlirStringCallback, c_void_p]),
+    ("mlirTileCountInstructions", MlirLogicalResult,
+     [MlirStringRef, c_int, MlirStringRef,
+      POINTER(MlirTileInstructionMix)]),
 ]
 
 

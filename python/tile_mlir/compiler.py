@@ -12,8 +12,9 @@ from pathlib import Path
 
 from . import _ffi
 from ._ffi import check
-from .errors import CompileError
+from .errors import CompileError, DisassemblerError
 from .info import KernelDesc, KernelInfo, kernel_info
+from .inspection import InstructionMix, count_instructions, disassemble
 
 _FORMATS = {"cubin": _ffi.MLIR_TILE_OUTPUT_CUBIN,
             "ptx": _ffi.MLIR_TILE_OUTPUT_PTX}
@@ -35,8 +36,13 @@ def _register_passes() -> None:
 
 @dataclass(frozen=True)
 class KernelResources:
-    """One kernel's resources as recorded in a cubin (see
-    tile_rt_kernel_resources); dynamic shared memory is the kernel info's."""
+    """One kernel's resources: as recorded in its cubin (see
+    tile_rt_kernel_resources), its kernel info's threads and dynamic shared
+    memory, the planner's pipeline stages and, where the module's source is
+    known (compile()), the instruction mix of its PTX and, with nvdisasm,
+    of its SASS. ``spill_stores``/``spill_loads`` count the SASS's local
+    stores and loads (None without SASS); ``frame_bytes`` > 0 also means
+    spills or local arrays."""
 
     sm: int
     registers: int
@@ -47,6 +53,26 @@ class KernelResources:
     param_bytes: int
     barriers: int
     max_threads: tuple[int, int, int]
+    threads: int | None = None
+    dynamic_smem: int | None = None
+    stages: int | None = None
+    stage_bytes: int | None = None
+    ptx_mix: InstructionMix | None = None
+    sass_mix: InstructionMix | None = None
+    spill_stores: int | None = None
+    spill_loads: int | None = None
+
+
+@dataclass(frozen=True)
+class _Recipe:
+    """How a Compiled was made, to compile its source again (PTX, IR)."""
+
+    source: object
+    chip: str
+    features: str
+    opt_level: int
+    params: tuple
+    kernels: tuple
 
 
 @dataclass(frozen=True)
@@ -60,14 +86,44 @@ class Compiled:
     chip: str = "sm_90a"
     #: Warnings and remarks the compiler emitted (errors raise instead).
     diagnostics: tuple[str, ...] = field(default=(), compare=False)
+    _recipe: _Recipe | None = field(default=None, compare=False, repr=False)
+    _memo: dict = field(default_factory=dict, compare=False, repr=False)
+
+    def _again(self, what: str) -> _Recipe:
+        if self._recipe is None:
+            raise ValueError(f"{what} needs the module's source; this was "
+                             "loaded from files (compile() keeps it)")
+        return self._recipe
 
     @property
     def ptx(self) -> str:
-        """The PTX text (fmt="ptx" only)."""
-        if self.fmt != "ptx":
-            raise ValueError("compiled to a cubin; compile with fmt='ptx' for "
-                             "PTX text")
-        return self.binary.decode()
+        """The PTX text: the binary itself for fmt="ptx", else the same
+        source and options compiled again to PTX (once)."""
+        if self.fmt == "ptx":
+            return self.binary.decode()
+        if "ptx" not in self._memo:
+            r = self._again("PTX of a cubin")
+            self._memo["ptx"] = compile(
+                r.source, r.chip, r.features, r.opt_level, "ptx",
+                dict(r.params), list(r.kernels)).binary.decode()
+        return self._memo["ptx"]
+
+    def ir(self, after: str = "all") -> str:
+        """The IR after pass `after` of the compile pipeline (its argument,
+        e.g. "tile-infer-layouts" or "convert-gpu-to-nvvm"), or after every
+        pass ("all"), each dump headed ``// -----// IR Dump After ...``.
+        CompileError lists the pipeline's passes when none is `after`."""
+        r = self._again("the IR")
+        return _print_ir(r, after)
+
+    def sass(self) -> str:
+        """The SASS of the cubin (``nvdisasm -c``; each kernel in section
+        ``.text.<kernel>``). DisassemblerError says why there is none."""
+        if self.fmt != "cubin":
+            raise ValueError("SASS is disassembled from a cubin; this is PTX")
+        if "sass" not in self._memo:
+            self._memo["sass"] = disassemble(self.binary)
+        return self._memo["sass"]
 
     def kernels(self) -> list[KernelDesc]:
         """The kernel records, parsed by the runtime."""
@@ -79,8 +135,11 @@ class Compiled:
             return info.find(name)
 
     def resources(self, name: str) -> KernelResources:
-        """What ptxas gave kernel `name` (registers, static shared memory,
-        stack...), read from the cubin by the runtime without a GPU."""
+        """What kernel `name` uses, without a GPU: what ptxas gave it
+        (registers, static shared memory, stack...) read from the cubin by
+        the runtime; threads and dynamic shared memory from its kernel info;
+        and, where the source is known, the pipeline stages and the PTX's
+        instruction mix, and the SASS's where nvdisasm is found."""
         if self.fmt != "cubin":
             raise ValueError("resources are read from a cubin; this is PTX")
         lib = _ffi.rt()
@@ -90,10 +149,27 @@ class Compiled:
         r = _ffi.tile_rt_kernel_resources()
         check(lib.tile_rt_cubin_kernel_resources(
             ctypes.byref(r), self.binary, len(self.binary), name.encode()))
+        desc = self.kernel(name)
+        extra = {"threads": desc.block[0] * desc.block[1] * desc.block[2],
+                 "dynamic_smem": desc.smem}
+        if self._recipe is not None:
+            r0 = self._recipe
+            planned = {p.name: p for p in estimate(
+                r0.source, r0.chip, dict(r0.params), list(r0.kernels))}
+            if name in planned:
+                extra["stages"] = planned[name].stages
+                extra["stage_bytes"] = planned[name].stage_bytes
+            extra["ptx_mix"] = count_instructions(self.ptx, name, "ptx")
+        try:
+            sass = count_instructions(self.sass(), name, "sass")
+            extra.update(sass_mix=sass, spill_stores=sass.local_stores,
+                         spill_loads=sass.local_loads)
+        except DisassemblerError:
+            pass
         return KernelResources(r.sm, r.registers, r.static_smem,
                                r.reserved_smem, r.frame_bytes, r.stack_bytes,
                                r.param_bytes, r.barriers,
-                               tuple(r.max_threads))
+                               tuple(r.max_threads), **extra)
 
     def save(self, stem: str | os.PathLike) -> tuple[Path, Path]:
         """Writes ``<stem>.cubin`` (or ``.ptx``) and ``<stem>.kinfo``, the
@@ -282,20 +358,43 @@ def compile(source, chip: str = "sm_90a", features: str = "+ptx80",
             raise CompileError(f"cannot compile {what} for {chip}",
                                diags.all() or
                                ("(no diagnostics were emitted)",))
+    recipe = _Recipe(source, chip, features, int(opt_level),
+                     tuple((params or {}).items()), tuple(kernels or ()))
     return Compiled(b"".join(binary), b"".join(info).decode(), fmt, chip,
-                    diags.non_errors())
+                    diags.non_errors(), recipe)
+
+
+def _print_ir(recipe: _Recipe, after: str) -> str:
+    """mlirTileCompilePrintIR of `recipe`'s source and options."""
+    with _parsed(recipe.source) as (lib, module, what, diags):
+        options, _keep = _options(lib, recipe.chip, recipe.features,
+                                  recipe.opt_level, "cubin",
+                                  dict(recipe.params), list(recipe.kernels))
+        chunks: list[bytes] = []
+        on_text = _ffi.MlirStringCallback(
+            lambda ref, _: chunks.append(_ffi.string_ref_bytes(ref)))
+        result = lib.mlirTileCompilePrintIR(module, ctypes.byref(options),
+                                            after.encode(), on_text, None)
+        if not result.value:
+            raise CompileError(f"cannot print the IR of {what} after "
+                               f"{after!r}", diags.all() or
+                               ("(no diagnostics were emitted)",))
+    return b"".join(chunks).decode()
 
 
 @dataclass(frozen=True)
 class PlannedResources:
     """What a specialised kernel needs, planned before any lowering
     (mlirTileEstimateResources): dynamic shared memory with every pipeline
-    stage, threads per block, and the grid rule."""
+    stage, threads per block, the grid rule, the deepest pipeline's stages
+    and what one stage of the pipelined tiles takes."""
 
     name: str
     shared_bytes: int
     threads: int
     grid: str
+    stages: int = 1
+    stage_bytes: int = 0
 
 
 def estimate(source, chip: str = "sm_90a", params=None,
@@ -318,8 +417,10 @@ def estimate(source, chip: str = "sm_90a", params=None,
                                ("(no diagnostics were emitted)",))
     planned = []
     for line in b"".join(lines).decode().splitlines():
-        # kernel <name> shared <bytes> threads <n> grid <rule>
-        _, name, _, shared, _, threads, _, grid = line.split(" ", 7)
+        # kernel <name> shared <bytes> stages <s> stage_bytes <b>
+        #   threads <n> grid <rule>
+        (_, name, _, shared, _, stages, _, stage_bytes, _, threads, _,
+         grid) = line.split(" ", 11)
         planned.append(PlannedResources(name, int(shared), int(threads),
-                                        grid))
+                                        grid, int(stages), int(stage_bytes)))
     return planned

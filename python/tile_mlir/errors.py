@@ -30,6 +30,11 @@ class CompileError(TileError):
         super().__init__(message)
 
 
+class DisassemblerError(TileError):
+    """No SASS: the CUDA toolkit's nvdisasm was not found (the message says
+    where it was looked for and how to name one), or it refused the image."""
+
+
 class RuntimeCallError(TileError):
     """A tile_rt call failed.
 

@@ -65,7 +65,8 @@ except tile_mlir.CompileError as e:
 # shared memory limit is refused with the bindings in a note.
 for r in tile_mlir.estimate(path, kernels=["gemm_f16", "gemm_f16_f32"],
                             params={"STAGES": 3}):
-    print("planned:", r.name, r.shared_bytes, r.threads, r.grid)
+    print("planned:", r.name, r.shared_bytes, r.stages, r.stage_bytes,
+          r.threads, r.grid)
 try:
     tile_mlir.estimate(path, kernels=["gemm_f16"], params={"BK": 128})
 except tile_mlir.CompileError as e:

@@ -47,8 +47,17 @@ FailureOr<KernelResources> tile::planKernelResources(KernelOp kernel,
   KernelLowering lowering(kernel, gpu::GPUModuleOp());
   if (failed(lowering.plan(sharedLimit)))
     return failure();
-  return KernelResources{lowering.getSharedBytes(), kernel.getThreadCount(),
-                         gridRule(kernel)};
+  KernelResources r;
+  r.sharedBytes = lowering.getSharedBytes();
+  for (const auto &[tile, plan] : lowering.getSharedTiles()) {
+    if (plan.stages < 2)
+      continue;
+    r.stages = std::max(r.stages, plan.stages);
+    r.stageBytes += plan.stageBytes;
+  }
+  r.threads = kernel.getThreadCount();
+  r.grid = gridRule(kernel);
+  return r;
 }
 
 int64_t tile::getMaxSharedBytesSM90() { return sm90::kMaxDynamicSharedBytes; }
@@ -79,6 +88,9 @@ struct EstimateResourcesPass
           b.getDictionaryAttr(
               {b.getNamedAttr("shared_bytes",
                               b.getI64IntegerAttr(r->sharedBytes)),
+               b.getNamedAttr("stages", b.getI64IntegerAttr(r->stages)),
+               b.getNamedAttr("stage_bytes",
+                              b.getI64IntegerAttr(r->stageBytes)),
                b.getNamedAttr("threads", b.getI64IntegerAttr(r->threads)),
                b.getNamedAttr("grid", b.getStringAttr(r->grid))}));
     }

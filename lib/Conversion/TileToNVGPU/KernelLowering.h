@@ -79,6 +79,10 @@ public:
   /// The dynamic shared memory the plan uses: tiles with all their pipeline
   /// stages, barriers and reduction scratch (valid after plan()).
   int64_t getSharedBytes() const { return sharedBytes; }
+  /// The shared tiles' plans (valid after plan()).
+  const llvm::MapVector<Value, SharedTilePlan> &getSharedTiles() const {
+    return sharedTiles;
+  }
 
   // ---- Emission helpers, used by the per-op lowerings. ----
   Value index(int64_t v);
