@@ -11,7 +11,8 @@
  *   - softmax: against the device-to-device copy bandwidth
  *     (bench_softmax.c).
  *   With --tuned, "ours" is each size's tuned configuration, and the
- *   default one runs beside it on the same inputs (bench_default.c).
+ *   default one runs beside it on the same inputs (bench_default.c). With
+ *   --csv FILE, every measurement is also a row of FILE (bench_csv.c).
  *
  *===----------------------------------------------------------------------===*/
 
@@ -60,6 +61,11 @@ static void usage(void) {
          "tile-tune) as ours,\n"
          "                       and the default one beside it (default "
          "ms, def/tuned)\n"
+         "  --csv FILE           also write each measurement as a row of "
+         "FILE (op, size,\n"
+         "                       dtype, variant, impl, kernel, ms, "
+         "throughput, unit,\n"
+         "                       rel_err, check)\n"
          "  --seed S             seed of the random inputs (default 1)\n"
          "  --device N           GPU ordinal (default 0)\n"
          "  --timeout SEC        longest wait for the GPU (default %.0f)\n"
@@ -164,6 +170,9 @@ static int parse_args(bench_args *a, int argc, char **argv) {
         return 2;
     } else if (strcmp(arg, "--plain-file") == 0) {
       if (!(a->plain_file = value_of(argc, argv, &i)))
+        return 2;
+    } else if (strcmp(arg, "--csv") == 0) {
+      if (!(a->csv_path = value_of(argc, argv, &i)))
         return 2;
     } else if (strcmp(arg, "--plain-kernel") == 0) {
       if (!(a->plain_kernel = value_of(argc, argv, &i)))
@@ -296,9 +305,12 @@ static int load_tuned(const bench_args *a, tile_rt_context *ctx,
                                &res.image, &res.kinfo, a->kernel);
     printf("  %lldx%lldx%lld: %s (%s)\n", (long long)r.m, (long long)r.n,
            (long long)r.k, res.best, res.from_cache ? "cached" : "tuned now");
+    env->size_config[i] = strdup(res.best);
     tune_result_free(&res);
     if (rc != 0)
       return 1;
+    if (!env->size_config[i])
+      return tool_fail("out of memory");
   }
   printf("ours: the tuned configuration of each size; default: %s as "
          "compiled, checked and timed beside it; def/tuned: the default's "
@@ -314,10 +326,18 @@ static int run(const bench_args *a) {
   tile_rt_stream *stream = NULL;
   tile_rt_module *tuned_modules[BENCH_MAX_SIZES] = {0};
   bench_env env;
+  bench_csv csv;
   memset(&env, 0, sizeof env);
+  memset(&csv, 0, sizeof csv);
   env.args = a;
-  /* Compile first: a compile error shows without a GPU too. */
-  int rc = tool_source_load(&a->source, &image, &kinfo);
+  /* The CSV first: a path that cannot be written fails before anything
+   * runs. Then compile: a compile error shows without a GPU too. */
+  int rc = a->csv_path ? bench_csv_open(&csv, a->csv_path, a->op) : 0;
+  if (rc != 0)
+    goto done;
+  if (a->csv_path)
+    env.csv = &csv;
+  rc = tool_source_load(&a->source, &image, &kinfo);
   if (rc != 0)
     goto done;
   tile_rt_status st = tile_rt_context_create(&ctx, a->device);
@@ -355,8 +375,12 @@ static int run(const bench_args *a) {
   print_nvidia_smi(a->device, "after");
 done:
   tile_rt_stream_free(stream);
-  for (int i = 0; i < a->nsizes; ++i)
+  for (int i = 0; i < a->nsizes; ++i) {
     tile_rt_module_free(tuned_modules[i]);
+    free(env.size_config[i]);
+  }
+  if (bench_csv_close(&csv) != 0)
+    rc = 1;
   tile_rt_module_free(module);
   tile_rt_context_free(ctx);
   tool_buffer_free(&image);
