@@ -90,6 +90,12 @@ if hasattr(config, "cmake_command"):
                       capture_output=True).returncode == 0:
         config.available_features.add("python-venv")
 
+# The charts of python/benchmarks/report.py need matplotlib (tools/setup.sh
+# installs it); without it their test is unsupported.
+if subprocess.run([sys.executable, "-c", "import matplotlib"],
+                  capture_output=True).returncode == 0:
+    config.available_features.add("matplotlib")
+
 # GPU tests (`REQUIRES: cuda`) run only where the runtime finds a device.
 def has_gpu():
     probe = os.path.join(config.tile_tools_dir, "tile-run")
