@@ -10,6 +10,7 @@
 
 #include "bench_csv.h"
 #include "gemm_problem.h"
+#include "profile.h"
 #include "timing.h"
 #include "tool_compile.h"
 
@@ -36,6 +37,8 @@ typedef struct bench_args {
   int tuned;
   /// --csv: also write each measurement there (bench_csv.h).
   const char *csv_path;
+  /// --profile: run again under Nsight (profile.h).
+  tool_profile profile;
   uint64_t seed;
   double timeout_s;
 } bench_args;

@@ -13,6 +13,8 @@
  *   With --tuned, "ours" is each size's tuned configuration, and the
  *   default one runs beside it on the same inputs (bench_default.c). With
  *   --csv FILE, every measurement is also a row of FILE (bench_csv.c).
+ *   With --profile ncu|nsys, the same command runs under Nsight (profile.h):
+ *   ncu profiles the first timed launch of --kernel at the first size.
  *
  *===----------------------------------------------------------------------===*/
 
@@ -66,6 +68,14 @@ static void usage(void) {
          "                       dtype, variant, impl, kernel, ms, "
          "throughput, unit,\n"
          "                       rel_err, check)\n"
+         "  --profile ncu|nsys   run this command again under Nsight "
+         "Compute (ours' first\n"
+         "                       timed launch at the first size, every "
+         "section, the clocks\n"
+         "                       untouched) or Nsight Systems; where the "
+         "tool is not found,\n"
+         "                       print the command and exit 1\n"
+         "  --profile-out FILE   the report (default tile-bench-KERNEL)\n"
          "  --seed S             seed of the random inputs (default 1)\n"
          "  --device N           GPU ordinal (default 0)\n"
          "  --timeout SEC        longest wait for the GPU (default %.0f)\n"
@@ -171,6 +181,13 @@ static int parse_args(bench_args *a, int argc, char **argv) {
     } else if (strcmp(arg, "--plain-file") == 0) {
       if (!(a->plain_file = value_of(argc, argv, &i)))
         return 2;
+    } else if (strcmp(arg, "--profile") == 0) {
+      if (!(v = value_of(argc, argv, &i)) ||
+          tool_profile_parse(&a->profile.tool, v) != 0)
+        return 2;
+    } else if (strcmp(arg, "--profile-out") == 0) {
+      if (!(a->profile.out = value_of(argc, argv, &i)))
+        return 2;
     } else if (strcmp(arg, "--csv") == 0) {
       if (!(a->csv_path = value_of(argc, argv, &i)))
         return 2;
@@ -225,6 +242,10 @@ static int parse_args(bench_args *a, int argc, char **argv) {
     return 2;
   if (a->tuned && !a->kernel)
     return tool_fail("--tuned needs --kernel: the kernel to tune"), 2;
+  if (a->profile.out && !a->profile.tool)
+    return tool_fail("--profile-out needs --profile"), 2;
+  if (a->profile.tool && !a->kernel)
+    return tool_fail("--profile needs --kernel: the kernel to profile"), 2;
   return tool_source_validate(&a->source) ? 2 : 0;
 }
 
@@ -400,5 +421,11 @@ int main(int argc, char **argv) {
    * also loads its plain gemm from the same module). */
   if (strcmp(a.op, "gemm_bias_gelu") != 0)
     a.source.kernel = a.kernel;
+  if (a.profile.tool) {
+    /* Ours runs once for the check, then warms up, then is timed. */
+    a.profile.kernel = a.kernel;
+    a.profile.launch_skip = 1 + a.warmup;
+    return tool_profile_exec(&a.profile, argc, argv);
+  }
   return run(&a);
 }
