@@ -19,6 +19,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+import _profile
+
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "python"))
 
@@ -50,7 +52,12 @@ def parser(description: str, kernel_file: str) -> argparse.ArgumentParser:
     p.add_argument("--csv", metavar="FILE",
                    help="also write the table as CSV to FILE (numbers "
                         "unrounded, a missing value empty)")
+    _profile.add_options(p)
     return p
+
+
+# --profile ncu|nsys: the benchmark's command under Nsight (_profile.py).
+maybe_profile = _profile.maybe_profile
 
 
 DTYPES = ("f16", "bf16")

@@ -78,6 +78,7 @@ def main(argv=None) -> int:
     p.add_argument("--tuned-kernel", metavar="NAME", default="softmax",
                    help="the kernel tile-tune tuned (default: %(default)s)")
     args = p.parse_args(argv)
+    c.maybe_profile(args, __file__, "regex:^softmax", argv)
     tol = args.tol if args.tol is not None else \
         (5e-3 if args.dtype == "f16" else 1e-2)
     if args.kernel is None:
