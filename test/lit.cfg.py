@@ -37,6 +37,7 @@ config.test_exec_root = os.path.join(config.tile_obj_root, "test")
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%tile_src_root", config.tile_src_root))
 config.substitutions.append(("%tile_obj_root", config.tile_obj_root))
+config.substitutions.append(("%tile_tools_dir", config.tile_tools_dir))
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP",
                                      "CUDA_HOME", "TILE_RT_LIBCUDA",
                                      "TILE_NVDISASM"])
@@ -90,6 +91,12 @@ if hasattr(config, "cmake_command"):
     if subprocess.run([sys.executable, "-c", probe],
                       capture_output=True).returncode == 0:
         config.available_features.add("python-venv")
+
+# The charts of python/benchmarks/report.py need matplotlib (tools/setup.sh
+# installs it); without it their test is unsupported.
+if subprocess.run([sys.executable, "-c", "import matplotlib"],
+                  capture_output=True).returncode == 0:
+    config.available_features.add("matplotlib")
 
 # GPU tests (`REQUIRES: cuda`) run only where the runtime finds a device.
 def has_gpu():

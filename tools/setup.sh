@@ -11,6 +11,7 @@ packages=(
   cmake ninja-build python3
   pkgconf python3-venv python3-pip                       # test/Install: pkg-config,
   python3-setuptools python3-wheel                       # pip install offline
+  python3-matplotlib                                     # benchmark report charts
 )
 missing=()
 for p in "${packages[@]}"; do

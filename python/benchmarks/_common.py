@@ -19,6 +19,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+import _profile
+
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "python"))
 
@@ -48,8 +50,14 @@ def parser(description: str, kernel_file: str) -> argparse.ArgumentParser:
     p.add_argument("--tol", type=float, default=None,
                    help="largest relative Frobenius error accepted")
     p.add_argument("--csv", metavar="FILE",
-                   help="also write the table as CSV to FILE")
+                   help="also write the table as CSV to FILE (numbers "
+                        "unrounded, a missing value empty)")
+    _profile.add_options(p)
     return p
+
+
+# --profile ncu|nsys: the benchmark's command under Nsight (_profile.py).
+maybe_profile = _profile.maybe_profile
 
 
 DTYPES = ("f16", "bf16")
@@ -222,10 +230,12 @@ class Table:
 
     def __post_init__(self):
         self.rows: list[list[str]] = []
+        self.values: list[list[str]] = []  # the CSV's cells, unrounded
         self.notes: list[str] = []
 
     def add(self, *cells) -> None:
         self.rows.append([fmt(c) for c in cells])
+        self.values.append([csv_cell(c) for c in cells])
 
     def note(self, text: str) -> None:
         if text not in self.notes:
@@ -247,7 +257,7 @@ class Table:
             with open(csv_path, "w", newline="") as f:
                 w = csv.writer(f)
                 w.writerow(self.columns)
-                w.writerows(self.rows)
+                w.writerows(self.values)
 
 
 def fmt(v) -> str:
@@ -257,6 +267,16 @@ def fmt(v) -> str:
         if v != v:
             return "nan"
         return f"{v:.3f}" if abs(v) < 100 else f"{v:.1f}"
+    return str(v)
+
+
+def csv_cell(v) -> str:
+    """A CSV cell: numbers to 6 significant digits (the printed table
+    rounds them for reading), nothing for a missing value."""
+    if v is None:
+        return ""
+    if isinstance(v, float):
+        return f"{v:.6g}"
     return str(v)
 
 

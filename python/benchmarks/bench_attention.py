@@ -58,6 +58,7 @@ def main(argv=None) -> int:
     p.add_argument("--tuned-kernel", metavar="NAME", default="attention",
                    help="the kernel tile-tune tuned (default: %(default)s)")
     args = p.parse_args(argv)
+    c.maybe_profile(args, __file__, "regex:^attention", argv)
     tol = args.tol if args.tol is not None else 1e-2
     configs = parse_configs(args.configs)
     if args.d64:

@@ -36,6 +36,7 @@ def main(argv=None) -> int:
                         "cuBLASLt's) or the exact erf form (default: "
                         "%(default)s)")
     args = p.parse_args(argv)
+    c.maybe_profile(args, __file__, "regex:^gemm_bias_gelu", argv)
     tol = args.tol if args.tol is not None else 1e-2
     sizes = []
     for item in args.sizes.split(","):

@@ -12,9 +12,11 @@ The kernel file holds size-specialised kernels: --kernel sets the default
   --kernel-map '4096x32768:softmax_f16'          (that shape only)
 Exact shapes win over N<= rules; among those the smallest limit wins. The
 default map picks the one-pass kernels softmax_n{1024,4096,8192}_<dtype>.
---tuned DIR runs, per shape, the configuration tile-tune chose and wrote
-with --emit-dir DIR (NAME_MxNx0.cubin, .kinfo and .config; NAME is
---tuned-kernel, default softmax).
+--tuned DIR also runs, per shape, the configuration tile-tune chose and
+wrote with --emit-dir DIR (NAME_MxNx0.cubin, .kinfo and .config; NAME is
+--tuned-kernel, default softmax), checked the same way and timed beside the
+default kernel in the same run; "vs torch" and "of copy" then compare the
+tuned kernel.
 """
 
 from __future__ import annotations
@@ -71,11 +73,12 @@ def main(argv=None) -> int:
                    help="per-shape kernels: comma-separated MxN:NAME or "
                         "N<=LIMIT:NAME (default: the one-pass kernels)")
     p.add_argument("--tuned", metavar="DIR",
-                   help="per shape, the tuned kernel tile-tune --emit-dir "
-                        "wrote in DIR")
+                   help="per shape, also the tuned kernel tile-tune "
+                        "--emit-dir wrote in DIR")
     p.add_argument("--tuned-kernel", metavar="NAME", default="softmax",
                    help="the kernel tile-tune tuned (default: %(default)s)")
     args = p.parse_args(argv)
+    c.maybe_profile(args, __file__, "regex:^softmax", argv)
     tol = args.tol if args.tol is not None else \
         (5e-3 if args.dtype == "f16" else 1e-2)
     if args.kernel is None:
@@ -90,37 +93,54 @@ def main(argv=None) -> int:
     dtype = c.torch_dtype(args.dtype)
     b.banner(f"softmax {args.dtype}: Y = softmax(X, dim=-1); "
              "TB/s = 2*M*N*2 B / time")
+    tuned_columns = ["tuned", "tuned err", "tuned ms", "tuned TB/s",
+                     "def/tuned"] if args.tuned else []
     table = c.Table(["M", "N", "kernel", "err", "ours ms", "ours TB/s",
-                     "torch ms", "torch TB/s", "copy TB/s", "vs torch",
-                     "of copy"])
+                     *tuned_columns, "torch ms", "torch TB/s", "copy ms",
+                     "copy TB/s", "vs torch", "of copy"])
+
+    def ours(kernel, what, x, y):
+        """(err, median ms) of one of our kernels, checked first; (None,
+        None) with a note when it is not available or refuses X."""
+        if isinstance(kernel, str):
+            table.note(f"{what} n/a: {kernel}")
+            return None, None
+        try:
+            run = kernel.prepare(x, y)
+        except b.tm.TileError as e:
+            table.note(f"{what} n/a: {e}")
+            return None, None
+        y.fill_(float("nan"))
+        run()
+        err = c.verdict(c.rel_fro(y, t.softmax(x.float(), -1)), tol)
+        return err, b.time_ms(run)
+
     for m, n in parse_shapes(args.shapes):
         x = t.randn(m, n, device="cuda", dtype=dtype) * 4
         y = t.empty_like(x)
         nbytes = 2 * m * n * 2
         tbs = lambda ms: nbytes / (ms * 1e-3) / 1e12  # noqa: E731
         name = pick((m, n), args.kernel)
+        err, ours_ms = ours(b.kernel(args.kernel_file, name), "ours", x, y)
+        tuned, best_ms = [], ours_ms
         if args.tuned:
-            name, kernel = b.tuned_kernel(args.tuned, args.tuned_kernel,
-                                          f"{m}x{n}x0")
-        else:
-            kernel = b.kernel(args.kernel_file, name)
-
-        ours_ms = err = None
-        if isinstance(kernel, str):
-            table.note(f"ours n/a: {kernel}")
-        else:
-            run = kernel.prepare(x, y)
-            y.fill_(float("nan"))
-            run()
-            err = c.verdict(c.rel_fro(y, t.softmax(x.float(), -1)), tol)
-            ours_ms = b.time_ms(run)
+            config, kernel = b.tuned_kernel(args.tuned, args.tuned_kernel,
+                                            f"{m}x{n}x0")
+            tuned_err, tuned_ms = ours(kernel, "tuned", x, y)
+            tuned = [config, tuned_err, tuned_ms,
+                     tbs(tuned_ms) if tuned_ms else None,
+                     c.ratio(ours_ms, tuned_ms)]
+            best_ms = tuned_ms
         torch_ms = b.time_ms(lambda: t.softmax(x, -1))
         copy_ms = b.time_ms(lambda: y.copy_(x))
         table.add(m, n, name, err, ours_ms,
-                  tbs(ours_ms) if ours_ms else None, torch_ms, tbs(torch_ms),
-                  tbs(copy_ms), c.ratio(torch_ms, ours_ms),
-                  c.ratio(copy_ms, ours_ms))
+                  tbs(ours_ms) if ours_ms else None, *tuned, torch_ms,
+                  tbs(torch_ms), copy_ms, tbs(copy_ms),
+                  c.ratio(torch_ms, best_ms), c.ratio(copy_ms, best_ms))
         del x, y
+    if args.tuned:
+        table.note("def/tuned = the default's time / the tuned one's (>1: "
+                   "tuning won); vs torch and of copy use the tuned kernel")
     table.note("vs torch = torch time / ours (>1: ours faster); "
                "of copy = copy time / ours (1 = at the copy ceiling)")
     table.print(args.csv)

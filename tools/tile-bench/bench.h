@@ -8,7 +8,9 @@
 #ifndef TILE_BENCH_BENCH_H
 #define TILE_BENCH_BENCH_H
 
+#include "bench_csv.h"
 #include "gemm_problem.h"
+#include "profile.h"
 #include "timing.h"
 #include "tool_compile.h"
 
@@ -33,6 +35,10 @@ typedef struct bench_args {
   /// Per size, the tuned configuration (tile-tune's cache), beside the
   /// default one.
   int tuned;
+  /// --csv: also write each measurement there (bench_csv.h).
+  const char *csv_path;
+  /// --profile: run again under Nsight (profile.h).
+  tool_profile profile;
   uint64_t seed;
   double timeout_s;
 } bench_args;
@@ -44,8 +50,12 @@ typedef struct bench_env {
   tile_rt_stream *stream;
   tile_rt_kernel *kernel;
   const tile_rt_kernel_desc *desc;
-  /// With --tuned, the kernel of each size (else NULL: `kernel`).
+  /// With --tuned, the kernel of each size (else NULL: `kernel`) and its
+  /// configuration (`NAME=VALUE ...`).
   tile_rt_kernel *size_kernel[BENCH_MAX_SIZES];
+  char *size_config[BENCH_MAX_SIZES];
+  /// With --csv, where the rows go (else NULL).
+  bench_csv *csv;
 } bench_env;
 
 /// The kernel to run at size `s` (one of env->args->sizes).

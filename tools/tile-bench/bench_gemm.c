@@ -98,6 +98,10 @@ static int bench_one(const bench_env *env, tool_cublas *cublas,
     bench_print_default(env, &def, &t_ours);
     printf(" %10.2e%s\n", r.rel_err, pass ? "" : " MISMATCH");
     fflush(stdout);
+    bench_csv_ours(env, s, &t_ours, flops, r.rel_err, r.pass, "MISMATCH");
+    bench_csv_default(env, s, &def, flops);
+    bench_csv_row(env->csv, s, "cublas", "cublasGemmEx", &t_peer, flops, -1,
+                  NULL);
     if (!pass)
       *mismatch = 1;
   }
@@ -114,6 +118,13 @@ int bench_gemm(const bench_env *env) {
   if (gemm_types_of_kernel(&types, env->desc, GEMM_EPILOGUE_NONE) != 0 ||
       tool_cublas_open(&cublas, env->ctx, a->tf32) != 0)
     return 1;
+  /* The CSV's variant: what is not the plain A, B, C of one type. */
+  char variant[64];
+  snprintf(variant, sizeof variant, "%s%s%s%s", a->trans_b ? "trans-b" : "",
+           a->trans_b && types.c != types.a ? " " : "",
+           types.c != types.a ? "C=" : "",
+           types.c != types.a ? tile_rt_dtype_name(types.c) : "");
+  bench_csv_columns(env->csv, tile_rt_dtype_name(types.a), variant, "TFLOP/s");
   printf("cuBLAS %d from %s, cublasGemmEx with %s\n",
          tool_cublas_version(cublas), tool_cublas_path(cublas),
          a->tf32 && types.a == TILE_RT_F32 ? "CUBLAS_COMPUTE_32F_FAST_TF32"

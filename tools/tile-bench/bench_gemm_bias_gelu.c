@@ -88,8 +88,9 @@ static double tflops(const gemm_problem *p, const tool_timing *t) {
 
 /* One table row; returns 0, or 1 when something failed. */
 static int bench_one(const bench_env *env, tile_rt_kernel *plain,
-                     tool_cublaslt *lt, const gemm_types *types,
-                     const bench_size *s, int *mismatch) {
+                     const char *plain_name, tool_cublaslt *lt,
+                     const gemm_types *types, const bench_size *s,
+                     int *mismatch) {
   const bench_args *a = env->args;
   gemm_problem p;
   if (gemm_problem_init(&p, env->ctx, s->m, s->n, s->k, 0, types, a->gelu,
@@ -140,6 +141,13 @@ static int bench_one(const bench_env *env, tile_rt_kernel *plain,
     bench_print_default(env, &def, &t[0]);
     printf(" %10.2e%s\n", r.rel_err, pass ? "" : " MISMATCH");
     fflush(stdout);
+    double flops = 2.0 * (double)p.m * (double)p.n * (double)p.k;
+    bench_csv_ours(env, s, &t[0], flops, r.rel_err, r.pass, "MISMATCH");
+    bench_csv_default(env, s, &def, flops);
+    bench_csv_row(env->csv, s, "ours-plain", plain_name, &t[1], flops, -1,
+                  NULL);
+    bench_csv_row(env->csv, s, "cublaslt", "cublasLtMatmul GELU_BIAS", &t[2],
+                  flops, -1, NULL);
     if (!pass)
       *mismatch = 1;
   }
@@ -213,6 +221,8 @@ int bench_gemm_bias_gelu(const bench_env *env) {
   }
   if ((rc = tool_cublaslt_open(&lt, env->ctx)) != 0)
     goto done;
+  bench_csv_columns(env->csv, tile_rt_dtype_name(types.a),
+                    gemm_epilogue_name(a->gelu), "TFLOP/s");
   printf("cuBLASLt %zu from %s: cublasLtMatmul with "
          "CUBLASLT_EPILOGUE_GELU_BIAS (tanh GELU), CUBLAS_COMPUTE_32F\n",
          tool_cublaslt_version(lt), tool_cublaslt_path(lt));
@@ -233,7 +243,8 @@ int bench_gemm_bias_gelu(const bench_env *env) {
   bench_print_default_header(env);
   printf(" %10s\n", "rel diff");
   for (int i = 0; i < a->nsizes; ++i)
-    if (bench_one(env, plain, lt, &types, &a->sizes[i], &mismatch) != 0)
+    if (bench_one(env, plain, plain_desc->name, lt, &types, &a->sizes[i],
+                  &mismatch) != 0)
       rc = 1;
   if (mismatch)
     rc = tool_fail("our fused output differs from cuBLASLt's beyond the "

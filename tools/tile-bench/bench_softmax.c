@@ -103,6 +103,11 @@ static int bench_one(const bench_env *env, const tile_rt_dtype types[2],
     bench_print_default(env, &def, &t_ours);
     printf(" %10.2e%s\n", r.rel_err, pass ? "" : " FAIL");
     fflush(stdout);
+    double bytes = (double)p.x_bytes + (double)p.y_bytes;
+    bench_csv_ours(env, s, &t_ours, bytes, r.rel_err, r.pass, "FAIL");
+    bench_csv_default(env, s, &def, bytes);
+    bench_csv_row(env->csv, s, "copy", "cuMemcpyDtoD", &t_copy,
+                  2.0 * (double)p.x_bytes, -1, NULL);
     if (!pass)
       *failed = 1;
   }
@@ -117,6 +122,7 @@ int bench_softmax(const bench_env *env) {
   int rc = 0, failed = 0;
   if (softmax_types_of_kernel(types, env->desc) != 0)
     return 1;
+  bench_csv_columns(env->csv, tile_rt_dtype_name(types[0]), "", "TB/s");
   printf("kernel %s: X=%s Y=%s; median of %d launches after %d warm-up, "
          "inputs rotated past %zu MiB; the copy is cuMemcpyDtoD of X\n",
          env->desc->name, tile_rt_dtype_name(types[0]),

@@ -11,7 +11,10 @@
  *   - softmax: against the device-to-device copy bandwidth
  *     (bench_softmax.c).
  *   With --tuned, "ours" is each size's tuned configuration, and the
- *   default one runs beside it on the same inputs (bench_default.c).
+ *   default one runs beside it on the same inputs (bench_default.c). With
+ *   --csv FILE, every measurement is also a row of FILE (bench_csv.c).
+ *   With --profile ncu|nsys, the same command runs under Nsight (profile.h):
+ *   ncu profiles the first timed launch of --kernel at the first size.
  *
  *===----------------------------------------------------------------------===*/
 
@@ -60,6 +63,19 @@ static void usage(void) {
          "tile-tune) as ours,\n"
          "                       and the default one beside it (default "
          "ms, def/tuned)\n"
+         "  --csv FILE           also write each measurement as a row of "
+         "FILE (op, size,\n"
+         "                       dtype, variant, impl, kernel, ms, "
+         "throughput, unit,\n"
+         "                       rel_err, check)\n"
+         "  --profile ncu|nsys   run this command again under Nsight "
+         "Compute (ours' first\n"
+         "                       timed launch at the first size, every "
+         "section, the clocks\n"
+         "                       untouched) or Nsight Systems; where the "
+         "tool is not found,\n"
+         "                       print the command and exit 1\n"
+         "  --profile-out FILE   the report (default tile-bench-KERNEL)\n"
          "  --seed S             seed of the random inputs (default 1)\n"
          "  --device N           GPU ordinal (default 0)\n"
          "  --timeout SEC        longest wait for the GPU (default %.0f)\n"
@@ -165,6 +181,16 @@ static int parse_args(bench_args *a, int argc, char **argv) {
     } else if (strcmp(arg, "--plain-file") == 0) {
       if (!(a->plain_file = value_of(argc, argv, &i)))
         return 2;
+    } else if (strcmp(arg, "--profile") == 0) {
+      if (!(v = value_of(argc, argv, &i)) ||
+          tool_profile_parse(&a->profile.tool, v) != 0)
+        return 2;
+    } else if (strcmp(arg, "--profile-out") == 0) {
+      if (!(a->profile.out = value_of(argc, argv, &i)))
+        return 2;
+    } else if (strcmp(arg, "--csv") == 0) {
+      if (!(a->csv_path = value_of(argc, argv, &i)))
+        return 2;
     } else if (strcmp(arg, "--plain-kernel") == 0) {
       if (!(a->plain_kernel = value_of(argc, argv, &i)))
         return 2;
@@ -216,6 +242,10 @@ static int parse_args(bench_args *a, int argc, char **argv) {
     return 2;
   if (a->tuned && !a->kernel)
     return tool_fail("--tuned needs --kernel: the kernel to tune"), 2;
+  if (a->profile.out && !a->profile.tool)
+    return tool_fail("--profile-out needs --profile"), 2;
+  if (a->profile.tool && !a->kernel)
+    return tool_fail("--profile needs --kernel: the kernel to profile"), 2;
   return tool_source_validate(&a->source) ? 2 : 0;
 }
 
@@ -296,9 +326,12 @@ static int load_tuned(const bench_args *a, tile_rt_context *ctx,
                                &res.image, &res.kinfo, a->kernel);
     printf("  %lldx%lldx%lld: %s (%s)\n", (long long)r.m, (long long)r.n,
            (long long)r.k, res.best, res.from_cache ? "cached" : "tuned now");
+    env->size_config[i] = strdup(res.best);
     tune_result_free(&res);
     if (rc != 0)
       return 1;
+    if (!env->size_config[i])
+      return tool_fail("out of memory");
   }
   printf("ours: the tuned configuration of each size; default: %s as "
          "compiled, checked and timed beside it; def/tuned: the default's "
@@ -314,10 +347,18 @@ static int run(const bench_args *a) {
   tile_rt_stream *stream = NULL;
   tile_rt_module *tuned_modules[BENCH_MAX_SIZES] = {0};
   bench_env env;
+  bench_csv csv;
   memset(&env, 0, sizeof env);
+  memset(&csv, 0, sizeof csv);
   env.args = a;
-  /* Compile first: a compile error shows without a GPU too. */
-  int rc = tool_source_load(&a->source, &image, &kinfo);
+  /* The CSV first: a path that cannot be written fails before anything
+   * runs. Then compile: a compile error shows without a GPU too. */
+  int rc = a->csv_path ? bench_csv_open(&csv, a->csv_path, a->op) : 0;
+  if (rc != 0)
+    goto done;
+  if (a->csv_path)
+    env.csv = &csv;
+  rc = tool_source_load(&a->source, &image, &kinfo);
   if (rc != 0)
     goto done;
   tile_rt_status st = tile_rt_context_create(&ctx, a->device);
@@ -355,8 +396,12 @@ static int run(const bench_args *a) {
   print_nvidia_smi(a->device, "after");
 done:
   tile_rt_stream_free(stream);
-  for (int i = 0; i < a->nsizes; ++i)
+  for (int i = 0; i < a->nsizes; ++i) {
     tile_rt_module_free(tuned_modules[i]);
+    free(env.size_config[i]);
+  }
+  if (bench_csv_close(&csv) != 0)
+    rc = 1;
   tile_rt_module_free(module);
   tile_rt_context_free(ctx);
   tool_buffer_free(&image);
@@ -376,5 +421,11 @@ int main(int argc, char **argv) {
    * also loads its plain gemm from the same module). */
   if (strcmp(a.op, "gemm_bias_gelu") != 0)
     a.source.kernel = a.kernel;
+  if (a.profile.tool) {
+    /* Ours runs once for the check, then warms up, then is timed. */
+    a.profile.kernel = a.kernel;
+    a.profile.launch_skip = 1 + a.warmup;
+    return tool_profile_exec(&a.profile, argc, argv);
+  }
   return run(&a);
 }

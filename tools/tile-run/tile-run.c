@@ -5,13 +5,15 @@
  *   and what the cubin says it uses (registers, shared memory, stack), then,
  *   with a GPU, what the driver says, and runs an operator when --op names
  *   one. Without a GPU (or driver) it says so and exits 0: compiling is the
- *   job there.
+ *   job there. With --profile ncu|nsys the same command runs again under
+ *   Nsight Compute or Nsight Systems (profile.c).
  *
  *===----------------------------------------------------------------------===*/
 
 #include "host_util.h"
 #include "kernel_report.h"
 #include "ops.h"
+#include "profile.h"
 #include "tool_compile.h"
 
 #include <stdio.h>
@@ -31,6 +33,7 @@ typedef struct tile_run_args {
   int device;
   int check_given, no_check;
   int probe;
+  tool_profile profile;
 } tile_run_args;
 
 static void usage(void) {
@@ -53,6 +56,15 @@ static void usage(void) {
          "  --warmup N         untimed launches first (default %d)\n"
          "  --seed S           seed of the random inputs (default 1)\n"
          "  --timeout SEC      longest wait for the GPU (default %.0f)\n"
+         "  --profile ncu|nsys run this command again under Nsight Compute "
+         "(one launch of\n"
+         "                     --kernel after the check and warm-up, every "
+         "section, the\n"
+         "                     clocks untouched) or Nsight Systems; where "
+         "the tool is not\n"
+         "                     found, print the command and exit 1\n"
+         "  --profile-out FILE the report (default tile-run-KERNEL, in the "
+         "working directory)\n"
          "\noperators:\n",
          tool_source_usage, TILE_RUN_DEFAULT_WARMUP,
          TILE_RUN_DEFAULT_TIMEOUT_S);
@@ -154,6 +166,13 @@ static int parse_args(tile_run_args *a, int argc, char **argv) {
         return tool_fail("--timeout wants a positive number of seconds"), 2;
     } else if (strcmp(arg, "--probe") == 0) {
       a->probe = 1;
+    } else if (strcmp(arg, "--profile") == 0) {
+      const char *v = option_value(argc, argv, &i);
+      if (!v || tool_profile_parse(&a->profile.tool, v) != 0)
+        return 2;
+    } else if (strcmp(arg, "--profile-out") == 0) {
+      if (!(a->profile.out = option_value(argc, argv, &i)))
+        return 2;
     } else if (strcmp(arg, "--check") == 0) {
       a->check_given = 1;
     } else if (strcmp(arg, "--no-check") == 0) {
@@ -182,6 +201,10 @@ static int parse_args(tile_run_args *a, int argc, char **argv) {
   a->run.check = a->check_given || (!a->no_check && a->run.iters == 0);
   if (tool_source_validate(&a->source) != 0)
     return 2;
+  if (a->profile.out && !a->profile.tool)
+    return tool_fail("--profile-out needs --profile"), 2;
+  if (a->profile.tool && !a->op)
+    return tool_fail("--profile needs --op: without it nothing is launched"), 2;
   return 0;
 }
 
@@ -293,5 +316,12 @@ int main(int argc, char **argv) {
     return rc;
   /* With --param, only the kernel run is compiled. */
   a.source.kernel = a.kernel;
+  if (a.profile.tool && !a.probe) {
+    /* The check's launch, then the warm-up's, come before a timed one. */
+    a.profile.kernel = a.kernel;
+    a.profile.launch_skip =
+        (a.run.check ? 1 : 0) + (a.run.iters > 0 ? a.run.warmup : 0);
+    return tool_profile_exec(&a.profile, argc, argv);
+  }
   return a.probe ? probe(a.device) : run(&a);
 }
