@@ -69,12 +69,13 @@ MLIR_CAPI_EXPORTED MlirLogicalResult mlirTileCompileCached(
 /// Specialises the kernels of `module` (modified in place) with the
 /// bindings and selection of `options` and plans each for its chip without
 /// lowering it (no LLVM, no ptxas): `callback` receives one line per kernel,
-///   `kernel <name> shared <bytes> stages <s> stage_bytes <b> threads <n>
-///    grid <rule>`
+///   `kernel <name> shared <bytes> stages <s> stage_bytes <b>
+///    pipelined_bytes <p> threads <n> grid <rule>`
 /// where `shared` counts every tile with all its pipeline stages, barriers
 /// and reduction scratch, `stages` is the deepest pipeline (1: none),
-/// `stage_bytes` what one stage of the pipelined tiles takes, and `grid` is
-/// the launch rule (`[C[1] / 256, ...]`).
+/// `stage_bytes` what one stage of the pipelined tiles takes,
+/// `pipelined_bytes` all their stages (`stages * stage_bytes` when their
+/// depths agree), and `grid` is the launch rule (`[C[1] / 256, ...]`).
 /// On failure (a binding refused, shared memory over the chip's limit, ...)
 /// diagnostics go to the context's handlers and the result is failure.
 MLIR_CAPI_EXPORTED MlirLogicalResult

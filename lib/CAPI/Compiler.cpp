@@ -83,6 +83,8 @@ MlirLogicalResult mlirTileEstimateResources(MlirModule cModule,
        << " stages " << cast<IntegerAttr>(resources.get("stages")).getInt()
        << " stage_bytes "
        << cast<IntegerAttr>(resources.get("stage_bytes")).getInt()
+       << " pipelined_bytes "
+       << cast<IntegerAttr>(resources.get("pipelined_bytes")).getInt()
        << " threads " << cast<IntegerAttr>(resources.get("threads")).getInt()
        << " grid " << cast<StringAttr>(resources.get("grid")).getValue()
        << "\n";

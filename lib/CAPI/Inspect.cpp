@@ -19,8 +19,7 @@
 using namespace mlir;
 
 namespace {
-/// Hands the IR after the selected passes to a C callback, and remembers
-/// which passes ran (to list them when the selected one did not).
+/// Hands the IR after the selected passes to a C callback.
 class CallbackIRPrinter : public PassManager::IRPrinterConfig {
 public:
   CallbackIRPrinter(StringRef afterPass, MlirStringCallback callback,
@@ -31,11 +30,9 @@ public:
                            PrintCallbackFn print) override {
     (void)op;
     StringRef argument = pass->getArgument();
-    std::lock_guard<std::mutex> lock(mutex);
-    if (!llvm::is_contained(ran, argument))
-      ran.push_back(argument.str());
     if (!afterPass.empty() && argument != afterPass)
       return;
+    std::lock_guard<std::mutex> lock(mutex);
     matched = true;
     std::string text;
     llvm::raw_string_ostream os(text);
@@ -45,7 +42,6 @@ public:
   }
 
   bool matched = false;
-  std::vector<std::string> ran;
 
 private:
   std::string afterPass;

@@ -96,6 +96,13 @@ Expected<std::string> mlir::tile::disassemble(StringRef cubin,
       return createStringError(ec, "cannot write '%s': %s",
                                input.path.c_str(), ec.message().c_str());
     os << cubin;
+    os.close();
+    if (os.has_error()) {
+      std::error_code error = os.error();
+      os.clear_error();
+      return createStringError(error, "cannot write '%s': %s",
+                               input.path.c_str(), error.message().c_str());
+    }
   }
   StringRef args[] = {*tool, "-c", input.path};
   std::optional<StringRef> redirects[] = {StringRef(""), StringRef(output.path),

@@ -50,9 +50,27 @@ ptxKernelLines(StringRef text, StringRef kernel) {
   return body; // unterminated: count what there is
 }
 
+/// The state space a PTX ld/st names among its dotted parts (`ld.global`,
+/// `ld.volatile.global`, `st.async.shared::cluster`): 'g', 's', 'l' or 0.
+static char memorySpace(llvm::ArrayRef<StringRef> parts) {
+  for (StringRef part : parts.drop_front()) {
+    if (part == "global")
+      return 'g';
+    if (part == "shared" || part.starts_with("shared::"))
+      return 's';
+    if (part == "local")
+      return 'l';
+  }
+  return 0;
+}
+
 static void countPtx(StringRef op, InstructionMix &mix) {
   ++mix.total;
   auto starts = [&](StringRef prefix) { return op.starts_with(prefix); };
+  llvm::SmallVector<StringRef> parts;
+  op.split(parts, '.');
+  bool load = parts.front() == "ld" || parts.front() == "ldu";
+  bool store = parts.front() == "st";
   if (starts("wgmma.mma_async"))
     ++mix.wgmma;
   else if (starts("mma.sync") || op == "mma")
@@ -65,18 +83,25 @@ static void countPtx(StringRef op, InstructionMix &mix) {
     ++mix.barrier;
   else if (starts("shfl."))
     ++mix.shuffle;
-  else if (starts("ld.local"))
-    ++mix.localLoads;
-  else if (starts("st.local"))
-    ++mix.localStores;
-  else if (starts("ld.global"))
-    ++mix.globalLoads;
-  else if (starts("st.global"))
-    ++mix.globalStores;
-  else if (starts("ld.shared") || starts("ldmatrix"))
+  else if (parts.front() == "ldmatrix")
     ++mix.sharedLoads;
-  else if (starts("st.shared") || starts("stmatrix"))
+  else if (parts.front() == "stmatrix")
     ++mix.sharedStores;
+  else if (load || store) {
+    switch (memorySpace(parts)) {
+    case 'g':
+      ++(load ? mix.globalLoads : mix.globalStores);
+      break;
+    case 's':
+      ++(load ? mix.sharedLoads : mix.sharedStores);
+      break;
+    case 'l':
+      ++(load ? mix.localLoads : mix.localStores);
+      break;
+    default: // ld.param, or a generic address: no space to count it in
+      break;
+    }
+  }
 }
 
 static InstructionMix countPtxLines(llvm::ArrayRef<StringRef> lines) {
@@ -138,8 +163,9 @@ static void countSass(StringRef op, InstructionMix &mix) {
     ++mix.wgmma;
   else if (base.ends_with("MMA"))
     ++mix.mma;
-  else if (base.starts_with("UTMA") || base.starts_with("UBLK"))
-    ++mix.tma;
+  else if (base == "UTMALDG" || base == "UTMASTG" || base == "UTMAREDG" ||
+           base == "UBLKCP" || base == "UBLKRED")
+    ++mix.tma; // the copies; not UTMACCTL / UTMAPF (descriptor prefetches)
   else if (base == "SYNCS")
     ++mix.mbarrier;
   else if (base == "BAR")

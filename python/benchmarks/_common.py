@@ -51,7 +51,7 @@ def parser(description: str, kernel_file: str) -> argparse.ArgumentParser:
                    help="largest relative Frobenius error accepted")
     p.add_argument("--csv", metavar="FILE",
                    help="also write the table as CSV to FILE (numbers "
-                        "unrounded, a missing value empty)")
+                        "to 6 significant digits, a missing value empty)")
     _profile.add_options(p)
     return p
 
@@ -230,7 +230,7 @@ class Table:
 
     def __post_init__(self):
         self.rows: list[list[str]] = []
-        self.values: list[list[str]] = []  # the CSV's cells, unrounded
+        self.values: list[list[str]] = []  # the CSV's cells, 6 significant digits
         self.notes: list[str] = []
 
     def add(self, *cells) -> None:

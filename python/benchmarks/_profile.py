@@ -55,14 +55,15 @@ def find(tool: str) -> str | None:
 
 
 def without_profile(argv: list[str]) -> list[str]:
-    """`argv` less --profile and --profile-out and their values."""
+    """`argv` less --profile, --profile-out and --csv and their values (the
+    run under the profiler would overwrite the CSV with slowed timings)."""
     out, skip = [], False
     for a in argv:
         if skip:
             skip = False
-        elif a in ("--profile", "--profile-out"):
+        elif a in ("--profile", "--profile-out", "--csv"):
             skip = True
-        elif not a.startswith(("--profile=", "--profile-out=")):
+        elif not a.startswith(("--profile=", "--profile-out=", "--csv=")):
             out.append(a)
     return out
 

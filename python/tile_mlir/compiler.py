@@ -67,7 +67,7 @@ class KernelResources:
 class _Recipe:
     """How a Compiled was made, to compile its source again (PTX, IR)."""
 
-    source: object
+    source: bytes
     chip: str
     features: str
     opt_level: int
@@ -343,6 +343,11 @@ def compile(source, chip: str = "sm_90a", features: str = "+ptx80",
         raise ValueError(f"fmt must be 'cubin' or 'ptx', got {fmt!r}")
     if not 0 <= int(opt_level) <= 3:
         raise ValueError(f"opt_level must be 0..3, got {opt_level}")
+    # What .ptx, .ir() and .resources() compile again: the text compiled
+    # now, not a path whose file may change.
+    text, path = _source(source)
+    if path is not None and path.is_file():
+        text = path.read_bytes()
     with _parsed(source) as (lib, module, what, diags):
         options, _keep = _options(lib, chip, features, opt_level, fmt,
                                   params, kernels)
@@ -358,7 +363,7 @@ def compile(source, chip: str = "sm_90a", features: str = "+ptx80",
             raise CompileError(f"cannot compile {what} for {chip}",
                                diags.all() or
                                ("(no diagnostics were emitted)",))
-    recipe = _Recipe(source, chip, features, int(opt_level),
+    recipe = _Recipe(text, chip, features, int(opt_level),
                      tuple((params or {}).items()), tuple(kernels or ()))
     return Compiled(b"".join(binary), b"".join(info).decode(), fmt, chip,
                     diags.non_errors(), recipe)
@@ -395,6 +400,7 @@ class PlannedResources:
     grid: str
     stages: int = 1
     stage_bytes: int = 0
+    pipelined_bytes: int = 0
 
 
 def estimate(source, chip: str = "sm_90a", params=None,
@@ -418,9 +424,10 @@ def estimate(source, chip: str = "sm_90a", params=None,
     planned = []
     for line in b"".join(lines).decode().splitlines():
         # kernel <name> shared <bytes> stages <s> stage_bytes <b>
-        #   threads <n> grid <rule>
-        (_, name, _, shared, _, stages, _, stage_bytes, _, threads, _,
-         grid) = line.split(" ", 11)
+        #   pipelined_bytes <p> threads <n> grid <rule>
+        (_, name, _, shared, _, stages, _, stage_bytes, _, pipelined, _,
+         threads, _, grid) = line.split(" ", 13)
         planned.append(PlannedResources(name, int(shared), int(threads),
-                                        grid, int(stages), int(stage_bytes)))
+                                        grid, int(stages), int(stage_bytes),
+                                        int(pipelined)))
     return planned

@@ -68,6 +68,9 @@ $L__BB0_1:
     cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%rd4], [%rd5, {%r7, %r8}], [%rd6];
     mbarrier.try_wait.parity.shared::cta.b64 %p1, [%rd6], %r9;
     ld.global.nc.v4.u32 {%r1, %r2, %r3, %r4}, [%rd7];
+    ld.volatile.global.u32 %r1, [%rd7];
+    st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [%r1], %r2, [%r3];
+    ld.param.u64 %rd1, [k_param_0];
     st.shared.u32 [%r1], %r2;
     ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r1, %r2, %r3, %r4}, [%r5];
     ret;
@@ -81,6 +84,7 @@ sass = """
         /*0010*/               @P0 BRA `(.L_x_1) ;
         /*0020*/                   HGMMA.64x256x16.F32 R24, gdesc[UR28].tnspB, R24 ;
         /*0030*/                   UTMALDG.2D [UR8], [UR4] ;
+        /*0038*/                   UTMACCTL.PF [UR4] ;
         /*0040*/                   SYNCS.PHASECHK.TRANS64.TRYWAIT P0, [UR4], R3 ;
         /*0050*/                   STL [R1], R2 ;
         /*0060*/                   LDL R2, [R1] ;

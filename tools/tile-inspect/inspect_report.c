@@ -15,12 +15,13 @@
 #define WARPGROUP_THREADS 128
 
 typedef struct planned_kernel {
-  long long shared, stages, stage_bytes, threads;
+  long long shared, stages, stage_bytes, pipelined, threads;
   char grid[256];
 } planned_kernel;
 
 /* The estimate's line for `name`:
- * kernel <name> shared <b> stages <s> stage_bytes <b> threads <n> grid <r> */
+ * kernel <name> shared <b> stages <s> stage_bytes <b> pipelined_bytes <p>
+ * threads <n> grid <r> */
 static int find_planned(planned_kernel *p, const tool_buffer *text,
                         const char *name) {
   const char *s = text->data, *end = s + text->size;
@@ -38,10 +39,11 @@ static int find_planned(planned_kernel *p, const tool_buffer *text,
       line[len] = '\0';
       int used = 0;
       const char *rest = line + 7 + n;
-      if (sscanf(rest, " shared %lld stages %lld stage_bytes %lld threads "
-                       "%lld grid %n",
-                 &p->shared, &p->stages, &p->stage_bytes, &p->threads,
-                 &used) == 4 &&
+      if (sscanf(rest,
+                 " shared %lld stages %lld stage_bytes %lld pipelined_bytes "
+                 "%lld threads %lld grid %n",
+                 &p->shared, &p->stages, &p->stage_bytes, &p->pipelined,
+                 &p->threads, &used) == 5 &&
           used > 0) {
         snprintf(p->grid, sizeof p->grid, "%s", rest + used);
         return 0;
@@ -105,17 +107,24 @@ static int print_kernel(const inspect_inputs *in,
     printf("  spills    %u bytes stack frame%s\n", r.frame_bytes,
            r.frame_bytes ? " (register spills or local arrays)" : " (none)");
   printf("  shared    %u static + %u dynamic bytes", r.static_smem, d->smem);
-  if (p.stages > 1)
+  if (p.stages > 1 && p.pipelined == p.stages * p.stage_bytes)
     printf("; dynamic: %lld stages x %lld + %lld other", p.stages,
-           p.stage_bytes, p.shared - p.stages * p.stage_bytes);
+           p.stage_bytes, p.shared - p.pipelined);
+  else if (p.stages > 1)
+    printf("; dynamic: %lld in pipelines of different depths (up to %lld "
+           "stages) + %lld other",
+           p.pipelined, p.stages, p.shared - p.pipelined);
   printf("\n");
   print_mix("PTX", &ptx);
   if (have_sass)
     print_mix("SASS", &sass);
+  else if (in->sass)
+    printf("  SASS      not shown: nvdisasm's output has no section "
+           ".text.%s\n",
+           d->name);
   else
-    printf("  SASS      not shown: %.*s\n",
-           in->no_sass ? (int)in->no_sass->size : 0,
-           in->no_sass ? (const char *)in->no_sass->data : "");
+    printf("  SASS      not shown: %.*s\n", (int)in->no_sass->size,
+           (const char *)in->no_sass->data);
   return 0;
 }
 

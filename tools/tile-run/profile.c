@@ -28,7 +28,10 @@ int tool_profile_parse(tool_profiler *out, const char *value) {
 }
 
 int tool_profile_is_option(const char *arg) {
-  return strcmp(arg, "--profile") == 0 || strcmp(arg, "--profile-out") == 0;
+  /* --csv too: the run under the profiler would overwrite the CSV with
+   * timings the profiler slowed down. */
+  return strcmp(arg, "--profile") == 0 || strcmp(arg, "--profile-out") == 0 ||
+         strcmp(arg, "--csv") == 0;
 }
 
 static int executable(const char *path) { return access(path, X_OK) == 0; }

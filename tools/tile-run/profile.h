@@ -42,11 +42,11 @@ typedef struct tool_profile {
 /// printing why not.
 int tool_profile_parse(tool_profiler *out, const char *value);
 
-/// Whether argv[i] is --profile or --profile-out, each followed by its
-/// value, which the command run under the profiler leaves out.
+/// Whether argv[i] is --profile, --profile-out or --csv, each followed by
+/// its value, which the command run under the profiler leaves out.
 int tool_profile_is_option(const char *arg);
 
-/// Runs this program again, with `argv` less --profile and --profile-out,
+/// Runs this program again, with `argv` less those options,
 /// under the profiler (execv: returns only on failure). When the profiler
 /// is not found, prints the command that would run it on stdout and why
 /// not on stderr. Returns 1.

@@ -317,10 +317,11 @@ int main(int argc, char **argv) {
   /* With --param, only the kernel run is compiled. */
   a.source.kernel = a.kernel;
   if (a.profile.tool && !a.probe) {
-    /* The check's launch, then the warm-up's, come before a timed one. */
+    /* The check's launch, then the warm-up's, come before a timed one;
+     * without timed launches (no --iters) the check's is the one. */
     a.profile.kernel = a.kernel;
     a.profile.launch_skip =
-        (a.run.check ? 1 : 0) + (a.run.iters > 0 ? a.run.warmup : 0);
+        a.run.iters > 0 ? (a.run.check ? 1 : 0) + a.run.warmup : 0;
     return tool_profile_exec(&a.profile, argc, argv);
   }
   return a.probe ? probe(a.device) : run(&a);

@@ -23,9 +23,12 @@ struct KernelResources {
   /// The deepest pipeline: the most stages of any shared tile (1: none).
   int64_t stages = 1;
   /// One stage of the pipelined tiles (those with more than one stage):
-  /// what each further stage costs. sharedBytes - stages * stageBytes is
-  /// the rest (tiles loaded once, barriers, reduction scratch, alignment).
+  /// what each further stage costs.
   int64_t stageBytes = 0;
+  /// Every stage of the pipelined tiles: stages * stageBytes when they all
+  /// have the same depth. sharedBytes - pipelinedBytes is the rest (tiles
+  /// loaded once, barriers, reduction scratch, alignment).
+  int64_t pipelinedBytes = 0;
   int64_t threads = 0;
   /// The launch rule, with the arguments' source names: `[C[1] / 256, ...]`.
   std::string grid;

@@ -26,10 +26,13 @@ struct InstructionMix {
   int64_t total = 0;   ///< every instruction (SASS: NOPs excluded)
   int64_t wgmma = 0;   ///< wgmma.mma_async / HGMMA, IGMMA, QGMMA...
   int64_t mma = 0;     ///< warp-level mma.sync / HMMA, IMMA...
-  int64_t tma = 0;     ///< cp.async.bulk[.tensor] / UTMALDG, UTMASTG, UBLKCP
+  int64_t tma = 0; ///< cp.async.bulk[.tensor] / UTMALDG, UTMASTG, UBLKCP
+                   ///< (copies; descriptor prefetches are not counted)
   int64_t mbarrier = 0; ///< mbarrier.* / SYNCS.*
   int64_t barrier = 0;  ///< bar.* and barrier.* / BAR
   int64_t shuffle = 0;  ///< shfl.* / SHFL
+  /// ld/st (any qualifiers: ld.volatile.global...) by the state space they
+  /// name; atom and red are not counted here.
   int64_t localLoads = 0, localStores = 0;   ///< ld/st.local / LDL, STL
   int64_t globalLoads = 0, globalStores = 0; ///< ld/st.global / LDG, STG
   int64_t sharedLoads = 0, sharedStores = 0; ///< ld/st.shared, ldmatrix,

@@ -54,6 +54,7 @@ FailureOr<KernelResources> tile::planKernelResources(KernelOp kernel,
       continue;
     r.stages = std::max(r.stages, plan.stages);
     r.stageBytes += plan.stageBytes;
+    r.pipelinedBytes += plan.stages * plan.stageBytes;
   }
   r.threads = kernel.getThreadCount();
   r.grid = gridRule(kernel);
@@ -91,6 +92,8 @@ struct EstimateResourcesPass
                b.getNamedAttr("stages", b.getI64IntegerAttr(r->stages)),
                b.getNamedAttr("stage_bytes",
                               b.getI64IntegerAttr(r->stageBytes)),
+               b.getNamedAttr("pipelined_bytes",
+                              b.getI64IntegerAttr(r->pipelinedBytes)),
                b.getNamedAttr("threads", b.getI64IntegerAttr(r->threads)),
                b.getNamedAttr("grid", b.getStringAttr(r->grid))}));
     }

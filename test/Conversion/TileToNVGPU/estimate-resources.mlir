@@ -8,14 +8,14 @@
 // bytes; the threads; the grid rule with the arguments' names. Nothing is
 // lowered.
 // CHECK-LABEL: tile.kernel @gemm_f16
-// CHECK-SAME: tile.resources = {grid = "[C[1] / 256, C[0] / 128]", shared_bytes = 147456 : i64, stage_bytes = 49152 : i64, stages = 3 : i64, threads = 256 : i64}
+// CHECK-SAME: tile.resources = {grid = "[C[1] / 256, C[0] / 128]", pipelined_bytes = 147456 : i64, shared_bytes = 147456 : i64, stage_bytes = 49152 : i64, stages = 3 : i64, threads = 256 : i64}
 // CHECK: tile.gemm
 // CHECK-LABEL: tile.kernel @gemm_bf16
 // CHECK-SAME: shared_bytes = 147456 : i64
 // CHECK-NOT: gpu.func
 
 // 4 x (64x64 + 64x128) x 2 bytes on one warpgroup.
-// SMALL: tile.resources = {grid = "[C[1] / 128, C[0] / 64]", shared_bytes = 98304 : i64, stage_bytes = 24576 : i64, stages = 4 : i64, threads = 128 : i64}
+// SMALL: tile.resources = {grid = "[C[1] / 128, C[0] / 64]", pipelined_bytes = 98304 : i64, shared_bytes = 98304 : i64, stage_bytes = 24576 : i64, stages = 4 : i64, threads = 128 : i64}
 
 // A binding over the target's shared memory is refused before lowering,
 // naming the bindings.
@@ -25,7 +25,7 @@
 // A kernel with a cross-warp reduction: its scratch counts too; no tile
 // has stages: 8 warps x 8 rows x 4 bytes.
 // ROW-LABEL: tile.kernel @rowmax
-// ROW-SAME: tile.resources = {grid = "[X[0] / 8]", shared_bytes = 256 : i64, stage_bytes = 0 : i64, stages = 1 : i64, threads = 256 : i64}
+// ROW-SAME: tile.resources = {grid = "[X[0] / 8]", pipelined_bytes = 0 : i64, shared_bytes = 256 : i64, stage_bytes = 0 : i64, stages = 1 : i64, threads = 256 : i64}
 tile.kernel @rowmax(%X: memref<?x?xf32>) grid [%X[0] / 8] threads 256 {
   %m = tile.alloc_fragment {layout = #tile.slice<dim = 1, parent = #tile.blocked<vector = 4, lanes = [1, 32], warps = [1, 8]>>} : !tile.fragment<8xf32>
   %x = tile.alloc_fragment {layout = #tile.blocked<vector = 4, lanes = [1, 32], warps = [1, 8]>} : !tile.fragment<8x1024xf32>
