@@ -13,6 +13,12 @@
 //   vector accesses); the first pass keeps the running maximum and sum
 //   (the sum rescaled when the maximum grows), the second reads the row
 //   again (mostly from L2) and writes it scaled.
+// - two passes over a row staged in shared memory (TWO_PASS = STAGED =
+//   true): as above, but the first pass also keeps each chunk, as T, in
+//   row k of an 8 x COLS shared tile, and the second pass reads it from
+//   there: X is read from memory once. Rows of up to 8 chunks (MAXN =
+//   8 COLS - 7, the first chunk's skew included); COLS = 7168 holds a
+//   vocabulary-sized row (50257) in 112 KB, two blocks per multiprocessor.
 // MINB resident blocks per multiprocessor keep loads in flight. Column masks
 // compare 32-bit values: a 64-bit compare is two instructions per element
 // (2-3% of the time at these sizes).
@@ -26,16 +32,18 @@
 
 module {
   tile.kernel @softmax(%X: memref<?x?x!tile.param<"T">>, %Y: memref<?x?x!tile.param<"T">>)
-      params {ROWS = 2, COLS = 4096, MAXN = 4096, TWO_PASS = false, MINB = 4,
-              THREADS = 256, T = f16}
+      params {ROWS = 2, COLS = 4096, MAXN = 4096, TWO_PASS = false,
+              STAGED = false, MINB = 4, THREADS = 256, T = f16}
       space {ROWS = [1, 2, 4, 8, 16, 32],
-             COLS = [128, 256, 512, 1024, 2048, 4096, 8192],
-             MAXN = [128, 256, 512, 1024, 2048, 4096, 8192,
-                     9223372036854775807],
-             TWO_PASS = [false, true], MINB = [1, 2, 3, 4],
-             THREADS = [128, 256, 512], T = [f16, bf16]}
+             COLS = [128, 256, 512, 1024, 2048, 4096, 7168, 8192],
+             MAXN = [128, 256, 512, 1024, 2048, 4096, 7168, 8192, 32761,
+                     57337, 65529, 9223372036854775807],
+             TWO_PASS = [false, true], STAGED = [false, true],
+             MINB = [1, 2, 3, 4], THREADS = [128, 256, 512], T = [f16, bf16]}
       where [(1 - TWO_PASS) * (MAXN - COLS) == 0, TWO_PASS * (ROWS - 1) == 0,
-             TWO_PASS * (9223372036854775807 - MAXN) == 0]
+             STAGED * (1 - TWO_PASS) == 0,
+             TWO_PASS * (1 - STAGED) * (9223372036854775807 - MAXN) == 0,
+             STAGED * (MAXN - (8 * COLS - 7)) == 0]
       grid [%X[0] / ROWS] threads THREADS
       requires [%Y[0] == %X[0], %Y[1] == %X[1], %X[1] <= MAXN]
       attributes {min_blocks_per_sm = #tile.param<"MINB">} {
@@ -44,6 +52,7 @@ module {
     %crows = tile.param "ROWS" : index
     %ccols = tile.param "COLS" : index
     %twopass = tile.param "TWO_PASS" : i1
+    %staged = tile.param "STAGED" : i1
     %ninf = arith.constant 0xFF800000 : f32
     %zero = arith.constant 0.0 : f32
     %one = arith.constant 1.0 : f32
@@ -54,6 +63,8 @@ module {
     %m = tile.alloc_fragment [%crows] : !tile.fragment<?xf32>
     %mold = tile.alloc_fragment [%crows] : !tile.fragment<?xf32>
     %s = tile.alloc_fragment [%crows] : !tile.fragment<?xf32>
+    // STAGED: the row, one COLS-column chunk per row of the tile.
+    %row = tile.alloc_shared [%ccols] : !tile.shared<8x?x!tile.param<"T">>
     scf.if %twopass {
       // The chunks start on multiples of 8 elements of X (16 bytes), so a
       // row of any length (an odd vocabulary size) loads and stores whole
@@ -76,6 +87,9 @@ module {
         %lo = arith.select %first, %skew, %c0 : index
         %lo32 = arith.index_cast %lo : index to i32
         tile.copy %X[%r0, %col0] -> %x : memref<?x?x!tile.param<"T">> -> !tile.fragment<?x?xf32>
+        scf.if %staged {
+          tile.copy %x -> %row[%k, %c0] : !tile.fragment<?x?xf32> -> !tile.shared<8x?x!tile.param<"T">>
+        }
         tile.parallel outs(%x : !tile.fragment<?x?xf32>) attributes {
             indexing_maps = [affine_map<(i, j) -> (i, j)>]} {
         ^bb0(%v: f32):
@@ -118,7 +132,11 @@ module {
       tile.pipelined %k = %c0 to %chunks step %c1 num_stages 1 {
         %k0 = arith.muli %k, %ccols : index
         %col0 = arith.subi %k0, %skew : index
-        tile.copy %X[%r0, %col0] -> %x : memref<?x?x!tile.param<"T">> -> !tile.fragment<?x?xf32>
+        scf.if %staged {
+          tile.copy %row[%k, %c0] -> %x : !tile.shared<8x?x!tile.param<"T">> -> !tile.fragment<?x?xf32>
+        } else {
+          tile.copy %X[%r0, %col0] -> %x : memref<?x?x!tile.param<"T">> -> !tile.fragment<?x?xf32>
+        }
         tile.parallel ins(%m, %s : !tile.fragment<?xf32>, !tile.fragment<?xf32>)
             outs(%x : !tile.fragment<?x?xf32>) attributes {indexing_maps = [
               affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i)>,

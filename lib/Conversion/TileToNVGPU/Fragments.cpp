@@ -18,6 +18,7 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -314,21 +315,28 @@ static void emitOneShotTmaCopy(KernelLowering &k, CopyOp op) {
       b, l, bars, phase, k.index(sm90::kMbarrierTicks), k.index(0));
 }
 
-/// fragment -> shared: each thread stores its elements at their place in
-/// the 128-byte-swizzled panel layout that TMA and wgmma use: in a panel,
-/// row r's 16-byte chunk c sits at chunk c ^ (r mod 8) (PTX ISA 9.7.15.5.1,
-/// the 128B swizzle). Then the writes are made visible to the async proxy
-/// (wgmma, TMA) and the block synchronises.
-static LogicalResult storeToShared(KernelLowering &k, CopyOp op) {
+/// fragment <-> shared: each thread stores (or loads) its elements at their
+/// place in the 128-byte-swizzled panel layout that TMA and wgmma use: in a
+/// panel, row r's 16-byte chunk c sits at chunk c ^ (r mod 8) (PTX ISA
+/// 9.7.15.5.1, the 128B swizzle). With offsets, the fragment is the window
+/// of the shared tile at them. After a store the writes are made visible to
+/// the async proxy (wgmma, TMA) and the block synchronises, so any thread
+/// may read them next.
+static LogicalResult copySharedFragment(KernelLowering &k, CopyOp op,
+                                        bool store) {
   OpBuilder &b = k.b;
   Location l = op.getLoc();
-  const FragmentStorage &f = k.fragments.lookup(op.getSource());
-  const SharedTilePlan &p = k.sharedTiles.lookup(op.getDest());
+  Value fragment = store ? op.getSource() : op.getDest();
+  Value tile = store ? op.getDest() : op.getSource();
+  ValueRange offsets = store ? op.getDestOffsets() : op.getSourceOffsets();
+  const FragmentStorage &f = k.fragments.lookup(fragment);
+  const SharedTilePlan &p = k.sharedTiles.lookup(tile);
   const RegisterLayout &layout = f.layout;
   if (layout.rank() != 2 || p.stages != 1)
-    return op.emitOpError("stores 2-d fragments into single-stage shared "
-                          "tiles only");
-  Type t = cast<SharedType>(op.getDest().getType()).getElementType();
+    return op.emitOpError("copies 2-d fragments to and from single-stage "
+                          "shared tiles only");
+  Type t = cast<SharedType>(tile.getType()).getElementType();
+  Type fragT = cast<FragmentType>(fragment.getType()).getElementType();
   int64_t eltBytes = p.eltBytes;
   auto space =
       gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
@@ -337,9 +345,21 @@ static LogicalResult storeToShared(KernelLowering &k, CopyOp op) {
       MemRefType::get({p.stageBytes / eltBytes}, t, MemRefLayoutAttrInterface(),
                       space),
       k.sharedBase, k.index(p.offset), ValueRange{});
+  // A vector stays inside one 16-byte chunk (the unit the swizzle moves)
+  // only if the window starts on a multiple of its width.
   int64_t v = vectorWidth(layout, eltBytes);
+  if (!offsets.empty()) {
+    APInt col;
+    if (!matchPattern(offsets[1], m_ConstantInt(&col)) ||
+        col.getSExtValue() % v != 0)
+      v = 1;
+  }
   Value rowT = layout.threadCoord(b, l, k.threadId, 0);
   Value colT = layout.threadCoord(b, l, k.threadId, 1);
+  if (!offsets.empty()) {
+    rowT = arith::AddIOp::create(b, l, rowT, k.map.lookup(offsets[0]));
+    colT = arith::AddIOp::create(b, l, colT, k.map.lookup(offsets[1]));
+  }
   auto c = [&](int64_t x) { return k.index(x); };
   for (int64_t r = 0; r < layout.numRegs(); r += v) {
     Value row = arith::AddIOp::create(b, l, rowT, c(layout.regOffset(r)[0]));
@@ -358,6 +378,23 @@ static LogicalResult storeToShared(KernelLowering &k, CopyOp op) {
         arith::AddIOp::create(b, l, arith::MulIOp::create(b, l, chunk, c(16)),
                               arith::RemUIOp::create(b, l, colByte, c(16))));
     Value idx = arith::DivUIOp::create(b, l, byte, c(eltBytes));
+    if (!store) {
+      SmallVector<Value> elements;
+      if (v == 1) {
+        elements.push_back(
+            memref::LoadOp::create(b, l, flat, ValueRange{idx}));
+      } else {
+        auto load = vector::LoadOp::create(b, l, VectorType::get({v}, t),
+                                           flat, ValueRange{idx});
+        load.setAlignment(v * eltBytes);
+        for (int64_t e = 0; e < v; ++e)
+          elements.push_back(vector::ExtractOp::create(b, l, load, e));
+      }
+      for (int64_t e = 0; e < v; ++e)
+        memref::StoreOp::create(b, l, convert(b, l, elements[e], fragT),
+                                f.regs, ValueRange{c(r + e)});
+      continue;
+    }
     SmallVector<Value> elements;
     for (int64_t e = 0; e < v; ++e)
       elements.push_back(convert(
@@ -368,9 +405,11 @@ static LogicalResult storeToShared(KernelLowering &k, CopyOp op) {
     }
     Value vec =
         vector::FromElementsOp::create(b, l, VectorType::get({v}, t), elements);
-    auto store = vector::StoreOp::create(b, l, vec, flat, ValueRange{idx});
-    store.setAlignment(v * eltBytes);
+    auto vstore = vector::StoreOp::create(b, l, vec, flat, ValueRange{idx});
+    vstore.setAlignment(v * eltBytes);
   }
+  if (!store)
+    return success();
   NVVM::FenceProxyOp::create(
       b, l,
       NVVM::ProxyKindAttr::get(b.getContext(), NVVM::ProxyKind::async_shared),
@@ -387,7 +426,9 @@ LogicalResult KernelLowering::lowerCopy(CopyOp op) {
     return success(); // else issued by the enclosing pipelined loop
   }
   if (fragments.count(op.getSource()) && sharedTiles.count(op.getDest()))
-    return storeToShared(*this, op);
+    return copySharedFragment(*this, op, /*store=*/true);
+  if (sharedTiles.count(op.getSource()) && fragments.count(op.getDest()))
+    return copySharedFragment(*this, op, /*store=*/false);
   bool srcFrag = fragments.count(op.getSource());
   bool dstFrag = fragments.count(op.getDest());
   if (dstFrag && isa<MemRefType>(op.getSource().getType()))

@@ -248,6 +248,50 @@ tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
 
 // -----
 
+// A window of a shared tile takes one offset per dimension of the tile.
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %a = tile.alloc_shared : !tile.shared<8x1024xf16>
+  %f = tile.alloc_fragment : !tile.fragment<1x1024xf32>
+  // expected-error @+1 {{copy_c1: the destination takes 2 offsets (one per dimension of the shared tile's window), got 1}}
+  tile.copy %f -> %a[%c0] : !tile.fragment<1x1024xf32> -> !tile.shared<8x1024xf16>
+}
+
+// -----
+
+// The window must fit in the shared tile.
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %a = tile.alloc_shared : !tile.shared<8x1024xf16>
+  %f = tile.alloc_fragment : !tile.fragment<1x2048xf32>
+  // expected-error @+1 {{copy_c5: a window of shape '!tile.fragment<1x2048xf32>' does not fit in the shared tile '!tile.shared<8x1024xf16>'}}
+  tile.copy %a[%c0, %c0] -> %f : !tile.shared<8x1024xf16> -> !tile.fragment<1x2048xf32>
+}
+
+// -----
+
+// Offsets select a window of a shared tile, never of a fragment.
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %a = tile.alloc_shared : !tile.shared<8x1024xf16>
+  %f = tile.alloc_fragment : !tile.fragment<8x1024xf32>
+  // expected-error @+1 {{copy_c1: the source takes 0 offsets (it is a tile), got 2}}
+  tile.copy %f[%c0, %c0] -> %a : !tile.fragment<8x1024xf32> -> !tile.shared<8x1024xf16>
+}
+
+// -----
+
+// Between two shared tiles neither side takes offsets.
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %a = tile.alloc_shared : !tile.shared<8x1024xf16>
+  %b = tile.alloc_shared : !tile.shared<8x1024xf16>
+  // expected-error @+1 {{copy_c1: the destination takes 0 offsets (it is a tile), got 2}}
+  tile.copy %a -> %b[%c0, %c0] : !tile.shared<8x1024xf16> -> !tile.shared<8x1024xf16>
+}
+
+// -----
+
 tile.kernel @k(%A: memref<?x?xf32>) grid [1] threads 128 {
   %c0 = arith.constant 0 : index
   %a = tile.alloc_shared : !tile.shared<64x64xf16>

@@ -207,19 +207,33 @@ LogicalResult CopyOp::verify() {
   if (srcMem && dstMem)
     return emitOpError("copy_c1: at most one side may be a memref; copy "
                        "global memory through a shared or fragment tile");
-  auto checkOffsets = [&](MemRefType mem, ValueRange offsets,
+  // A shared tile copied to or from a fragment may take offsets: the
+  // fragment is then the window of the tile at them (copy_c5).
+  auto isWindow = [&](Type side, Type other, ValueRange offsets) {
+    return isa<SharedType>(side) && isa<FragmentType>(other) &&
+           !offsets.empty();
+  };
+  auto checkOffsets = [&](Type type, Type other, ValueRange offsets,
                           StringRef side) -> LogicalResult {
-    int64_t want = mem ? mem.getRank() : 0;
+    auto mem = dyn_cast<MemRefType>(type);
+    bool window = isWindow(type, other, offsets);
+    int64_t want = mem ? mem.getRank()
+                   : window ? cast<ShapedType>(type).getRank()
+                            : 0;
     if ((int64_t)offsets.size() != want)
       return emitOpError("copy_c1: the ")
              << side << " takes " << want << " offsets ("
-             << (mem ? "one per memref dimension" : "it is a tile") << "), got "
-             << offsets.size();
+             << (mem      ? "one per memref dimension"
+                 : window ? "one per dimension of the shared tile's window"
+                          : "it is a tile")
+             << "), got " << offsets.size();
     return success();
   };
-  if (failed(checkOffsets(srcMem, getSourceOffsets(), "source")) ||
-      failed(checkOffsets(dstMem, getDestOffsets(), "destination")))
+  if (failed(checkOffsets(srcType, dstType, getSourceOffsets(), "source")) ||
+      failed(checkOffsets(dstType, srcType, getDestOffsets(), "destination")))
     return failure();
+  bool window = isWindow(srcType, dstType, getSourceOffsets()) ||
+                isWindow(dstType, srcType, getDestOffsets());
   auto srcShaped = cast<ShapedType>(srcType);
   auto dstShaped = cast<ShapedType>(dstType);
   // A tile spans the innermost dimensions of a memref of higher rank.
@@ -233,10 +247,18 @@ LogicalResult CopyOp::verify() {
            << (mem ? mem.getRank() : (srcMem ? srcShaped : dstShaped).getRank())
            << (mem ? "; the tile spans the memref's innermost dimensions"
                    : "; tiles must have the same rank");
-  if (!srcMem && !dstMem &&
+  if (!srcMem && !dstMem && !window &&
       failed(verifyCompatibleShape(srcShaped.getShape(), dstShaped.getShape())))
     return emitOpError("copy_c3: tiles of shapes ")
            << srcType << " and " << dstType << " must have the same shape";
+  if (window) {
+    ShapedType shared = isa<SharedType>(srcType) ? srcShaped : dstShaped;
+    ShapedType fragment = isa<SharedType>(srcType) ? dstShaped : srcShaped;
+    for (auto [w, t] : llvm::zip(fragment.getShape(), shared.getShape()))
+      if (!ShapedType::isDynamic(w) && !ShapedType::isDynamic(t) && w > t)
+        return emitOpError("copy_c5: a window of shape ")
+               << fragment << " does not fit in the shared tile " << shared;
+  }
   if (srcMem && isa<SharedType>(dstType) &&
       srcShaped.getElementType() != dstShaped.getElementType())
     return emitOpError("copy_c4: a copy from global into shared memory keeps "

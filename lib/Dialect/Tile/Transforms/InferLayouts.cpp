@@ -166,6 +166,10 @@ Attribute LayoutSolver::defaultLayout(FragmentType type, Type globalElement) {
   while (warpCols < warps && rows < laneRows * (warps / warpCols) &&
          laneCols * vector * warpCols * 2 <= cols)
     warpCols *= 2;
+  // The columns' footprint must divide them: 7168 columns over 8 warps of
+  // 32 lanes take runs of 4, not 8.
+  while (vector > 1 && cols % (vector * laneCols * warpCols) != 0)
+    vector /= 2;
   return BlockedLayoutAttr::get(ctx, vector, {laneRows, laneCols},
                                 {warps / warpCols, warpCols});
 }

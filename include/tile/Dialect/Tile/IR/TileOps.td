@@ -357,17 +357,26 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
 
     Constraints:
     - copy_c1: at most one side is a memref, and offsets are given exactly for
-      that side, one per memref dimension.
+      that side, one per memref dimension; or, between a shared tile and a
+      fragment, optionally for the shared side, one per dimension
+      (copy_c5).
     - copy_c2: the tile's rank is at most the memref's: the tile spans the
       memref's innermost dimensions (e.g. one head of a [B, H, S, D] tensor).
     - copy_c3: shared and fragment tiles on both sides have the same shape.
     - copy_c4: a copy from global into shared memory keeps the element type
       (it is a bulk copy).
+    - copy_c5: with offsets on its shared side, a copy between a shared tile
+      and a fragment moves the window of the tile at the offsets that has
+      the fragment's shape; the window lies inside the tile (a window
+      reaching past it is undefined behaviour, as an out-of-bounds
+      `memref.store` is). This keeps data on chip between passes: a long
+      softmax row staged in shared memory chunk by chunk.
 
     Example:
     ```mlir
     tile.copy %A[%m0, %k0] -> %a_s : memref<?x?xf16> -> !tile.shared<128x64xf16>
     tile.copy %acc -> %C[%m0, %n0] : !tile.fragment<128x128xf32> -> memref<?x?xf16>
+    tile.copy %x -> %row[%k, %c0] : !tile.fragment<1x8192xf32> -> !tile.shared<8x8192xf16>
     ```
   }];
   let arguments = (ins Arg<AnyType, "", [MemRead]>:$source,
