@@ -190,14 +190,6 @@ typedef struct compiled {
   tool_buffer binary, kinfo;
 } compiled;
 
-static void collect_binary(MlirStringRef s, void *user) {
-  to_buffer(s, &((compiled *)user)->binary);
-}
-
-static void collect_kinfo(MlirStringRef s, void *user) {
-  to_buffer(s, &((compiled *)user)->kinfo);
-}
-
 static MlirModule parse(MlirContext ctx, const char *path) {
   return mlirTileModuleCreateParseFromFile(
       ctx, mlirStringRefCreateFromCString(path));
@@ -206,17 +198,9 @@ static MlirModule parse(MlirContext ctx, const char *path) {
 /* What each step needs: a fresh module, since compiling changes it. */
 static int compile_to(MlirContext ctx, const inspect_options *o,
                       MlirTileOutputFormat format, compiled *out) {
-  MlirModule module = parse(ctx, o->path);
-  if (mlirModuleIsNull(module))
-    return tool_fail("cannot parse '%s'", o->path);
   MlirTileCompileOptions options;
   options_for(o, &options, format);
-  MlirLogicalResult r =
-      mlirTileCompile(module, &options, collect_binary, collect_kinfo, out);
-  mlirModuleDestroy(module);
-  if (mlirLogicalResultIsFailure(r))
-    return tool_fail("compiling '%s' failed", o->path);
-  return 0;
+  return tool_compile_file(ctx, o->path, &options, &out->binary, &out->kinfo);
 }
 
 static int show_ir(MlirContext ctx, const inspect_options *o) {

@@ -139,6 +139,28 @@ MlirContext tool_mlir_context(void) {
   return ctx;
 }
 
+int tool_compile_file(MlirContext ctx, const char *path,
+                      const MlirTileCompileOptions *options,
+                      tool_buffer *image, tool_buffer *kinfo) {
+  /* Parse from the file so that diagnostics name it; errors are printed
+   * by the context's default handler. */
+  MlirModule module = mlirTileModuleCreateParseFromFile(
+      ctx, mlirStringRefCreateFromCString(path));
+  if (mlirModuleIsNull(module))
+    return tool_fail("cannot parse '%s'", path);
+  tool_sinks sinks = {{image, 0}, {kinfo, 0}};
+  MlirLogicalResult result = mlirTileCompile(
+      module, options, tool_collect_image, tool_collect_kinfo, &sinks);
+  mlirModuleDestroy(module);
+  if (mlirLogicalResultIsFailure(result))
+    return tool_fail("compiling '%s' failed", path);
+  if (sinks.image.failed || sinks.kinfo.failed)
+    return tool_fail("out of memory collecting the compiled module");
+  if (image->size == 0)
+    return tool_fail("compiling '%s' produced no binary", path);
+  return 0;
+}
+
 static int tool_compile(const tool_source *s, tool_buffer *image,
                         tool_buffer *kinfo) {
   /* Fail early and plainly on a missing file; MLIR's message comes later. */
@@ -149,41 +171,22 @@ static int tool_compile(const tool_source *s, tool_buffer *image,
 
   double start = tool_now();
   MlirContext ctx = tool_mlir_context();
-
-  int rc = 0;
-  /* Parse from the file so that diagnostics name it; errors are printed
-   * by the context's default handler. */
-  MlirModule module = mlirTileModuleCreateParseFromFile(
-      ctx, mlirStringRefCreateFromCString(s->mlir_path));
-  if (mlirModuleIsNull(module)) {
-    rc = tool_fail("cannot parse '%s'", s->mlir_path);
-  } else {
-    MlirTileCompileOptions options;
-    mlirTileCompileOptionsInitDefault(&options);
-    if (s->chip)
-      options.chip = s->chip;
-    if (s->features)
-      options.features = s->features;
-    if (s->opt_level >= 0)
-      options.optLevel = s->opt_level;
-    options.format = s->ptx ? MlirTileOutputPtx : MlirTileOutputCubin;
-    options.bindings = s->params;
-    options.numBindings = (size_t)s->nparams;
-    if (s->nparams && s->kernel) {
-      options.kernels = &s->kernel;
-      options.numKernels = 1;
-    }
-    tool_sinks sinks = {{image, 0}, {kinfo, 0}};
-    MlirLogicalResult result = mlirTileCompile(
-        module, &options, tool_collect_image, tool_collect_kinfo, &sinks);
-    if (mlirLogicalResultIsFailure(result))
-      rc = tool_fail("compiling '%s' failed", s->mlir_path);
-    else if (sinks.image.failed || sinks.kinfo.failed)
-      rc = tool_fail("out of memory collecting the compiled module");
-    else if (image->size == 0)
-      rc = tool_fail("compiling '%s' produced no binary", s->mlir_path);
-    mlirModuleDestroy(module);
+  MlirTileCompileOptions options;
+  mlirTileCompileOptionsInitDefault(&options);
+  if (s->chip)
+    options.chip = s->chip;
+  if (s->features)
+    options.features = s->features;
+  if (s->opt_level >= 0)
+    options.optLevel = s->opt_level;
+  options.format = s->ptx ? MlirTileOutputPtx : MlirTileOutputCubin;
+  options.bindings = s->params;
+  options.numBindings = (size_t)s->nparams;
+  if (s->nparams && s->kernel) {
+    options.kernels = &s->kernel;
+    options.numKernels = 1;
   }
+  int rc = tool_compile_file(ctx, s->mlir_path, &options, image, kinfo);
   mlirContextDestroy(ctx);
   if (rc == 0)
     printf("compiled %s in %.3f s: %s of %zu bytes, kernel info of %zu "

@@ -11,6 +11,8 @@
 
 #include "host_util.h"
 
+#include "tile-c/Compiler.h"
+
 #include "mlir-c/IR.h"
 
 /// The most --param bindings one command takes.
@@ -52,6 +54,13 @@ int tool_source_option(tool_source *s, int argc, char **argv, int *i);
 
 /// Checks the combination of options; 0, or 1 after printing what is wrong.
 int tool_source_validate(const tool_source *s);
+
+/// Parses `path` in `ctx` and compiles it with `options` into `image` and
+/// `kinfo`. 0, or 1 after printing why (MLIR's diagnostics go to the
+/// context's handler).
+int tool_compile_file(MlirContext ctx, const char *path,
+                      const MlirTileCompileOptions *options,
+                      tool_buffer *image, tool_buffer *kinfo);
 
 /// Compiles (printing the time it took) or reads the module into `image`
 /// and `kinfo`, and writes the --emit-dir files. 0, or 1 after printing why.
