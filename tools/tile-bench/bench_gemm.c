@@ -95,7 +95,7 @@ static int bench_one(const bench_env *env, tool_cublas *cublas,
              (long long)p.n, (long long)p.k);
     printf("%-20s %10.4f %9.1f %11.4f %9.1f %11.2fx", size, t_ours.median_ms,
            tf_ours, t_peer.median_ms, tf_peer, tf_ours / tf_peer);
-    bench_print_default(env, &def, &t_ours);
+    bench_print_default(env, &def);
     printf(" %10.2e%s\n", r.rel_err, pass ? "" : " MISMATCH");
     fflush(stdout);
     bench_csv_ours(env, s, &t_ours, flops, r.rel_err, r.pass, "MISMATCH");

@@ -138,7 +138,7 @@ static int bench_one(const bench_env *env, tile_rt_kernel *plain,
            t[0].median_ms, tflops(&p, &t[0]), t[1].median_ms, tflops(&p, &t[1]),
            fused_plain, fused_plain > FUSED_TARGET_RATIO ? "!" : " ",
            t[2].median_ms, tflops(&p, &t[2]), t[0].median_ms / t[2].median_ms);
-    bench_print_default(env, &def, &t[0]);
+    bench_print_default(env, &def);
     printf(" %10.2e%s\n", r.rel_err, pass ? "" : " MISMATCH");
     fflush(stdout);
     double flops = 2.0 * (double)p.m * (double)p.n * (double)p.k;

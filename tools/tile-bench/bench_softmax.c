@@ -100,7 +100,7 @@ static int bench_one(const bench_env *env, const tile_rt_dtype types[2],
     snprintf(size, sizeof size, "%lldx%lld", (long long)p.m, (long long)p.n);
     printf("%-16s %10.4f %8.3f %10.4f %8.3f %10.2f", size, t_ours.median_ms,
            tb_ours, t_copy.median_ms, tb_copy, tb_ours / tb_copy);
-    bench_print_default(env, &def, &t_ours);
+    bench_print_default(env, &def);
     printf(" %10.2e%s\n", r.rel_err, pass ? "" : " FAIL");
     fflush(stdout);
     double bytes = (double)p.x_bytes + (double)p.y_bytes;

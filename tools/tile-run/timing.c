@@ -82,6 +82,86 @@ done:
   return rc;
 }
 
+int tool_time_in_turns(tool_timing *out, const tool_turn *turns, int count,
+                       tile_rt_context *ctx, tile_rt_stream *stream, int nsets,
+                       int warmup, int rounds, double timeout_s) {
+  if (count <= 0 || rounds <= 0 || nsets <= 0)
+    return tool_fail("timing in turns needs kernels, rounds and input sets");
+  tile_rt_status st;
+  for (int i = 0; i < warmup; ++i)
+    for (int k = 0; k < count; ++k)
+      if (turns[k].launch(turns[k].user, i % nsets, stream) != 0)
+        return 1;
+  if ((st = tile_rt_stream_synchronize(ctx, stream, timeout_s)) !=
+      TILE_RT_SUCCESS)
+    return tool_rt_fail("waiting for the warm-up launches", st);
+
+  int launches = rounds * count;
+  tile_rt_event **events = calloc((size_t)launches + 1, sizeof *events);
+  double *ms = calloc((size_t)launches, sizeof *ms);
+  int rc = 0, created = 0;
+  if (!events || !ms) {
+    rc = tool_fail("out of host memory");
+    goto done;
+  }
+  for (; created <= launches; ++created)
+    if ((st = tile_rt_event_create(&events[created], ctx)) != TILE_RT_SUCCESS) {
+      rc = tool_rt_fail("creating timing events", st);
+      goto done;
+    }
+  if ((st = tile_rt_event_record(events[0], stream)) != TILE_RT_SUCCESS) {
+    rc = tool_rt_fail("recording an event", st);
+    goto done;
+  }
+  /* Launch i of the sequence is kernel (i % count + round) % count. */
+  for (int i = 0; i < launches; ++i) {
+    int round = i / count, k = (i % count + round) % count;
+    if (turns[k].launch(turns[k].user, (warmup + round) % nsets, stream) !=
+        0) {
+      rc = 1;
+      goto done;
+    }
+    if ((st = tile_rt_event_record(events[i + 1], stream)) != TILE_RT_SUCCESS) {
+      rc = tool_rt_fail("recording an event", st);
+      goto done;
+    }
+  }
+  if ((st = tile_rt_event_synchronize(events[launches], timeout_s)) !=
+      TILE_RT_SUCCESS) {
+    rc = tool_rt_fail("waiting for the timed launches", st);
+    goto done;
+  }
+  /* ms holds kernel k's rounds at [k * rounds, (k + 1) * rounds). */
+  for (int i = 0; i < launches; ++i) {
+    int round = i / count, k = (i % count + round) % count;
+    float t;
+    if ((st = tile_rt_event_elapsed_ms(&t, events[i], events[i + 1])) !=
+        TILE_RT_SUCCESS) {
+      rc = tool_rt_fail("reading a timing event", st);
+      goto done;
+    }
+    ms[k * rounds + round] = t;
+  }
+  for (int k = 0; k < count; ++k) {
+    double *mine = ms + (size_t)k * rounds;
+    out[k].min_ms = out[k].max_ms = mine[0];
+    for (int r = 1; r < rounds; ++r) {
+      if (mine[r] < out[k].min_ms)
+        out[k].min_ms = mine[r];
+      if (mine[r] > out[k].max_ms)
+        out[k].max_ms = mine[r];
+    }
+    out[k].median_ms = tool_median(mine, rounds);
+    out[k].iters = rounds;
+  }
+done:
+  for (int i = 0; i < created; ++i)
+    tile_rt_event_free(events[i]);
+  free(events);
+  free(ms);
+  return rc;
+}
+
 int tool_run_poisoned(tile_rt_context *ctx, tile_rt_stream *stream,
                       tile_rt_deviceptr out, tile_rt_dtype dtype, size_t count,
                       tool_launch_fn launch, void *user, double timeout_s) {

@@ -29,6 +29,23 @@ int tool_time_launches(tool_timing *out, tile_rt_context *ctx,
                        void *user, int nsets, int warmup, int iters,
                        double timeout_s);
 
+/// One of the kernels tool_time_in_turns compares.
+typedef struct tool_turn {
+  tool_launch_fn launch;
+  void *user;
+} tool_turn;
+
+/// Times `count` kernels in turns: `warmup` launches of each, then `rounds`
+/// rounds that launch every kernel once, back to back, the first of a round
+/// rotating, each launch timed between two events (round r on input set r
+/// % nsets). `out[k]` gets kernel k's median, min and max. A run drifts
+/// (clocks, temperature, power): series timed one after another differ by
+/// more than the kernels do, while launches that take turns meet the same
+/// conditions. Returns 0, or 1 after printing why.
+int tool_time_in_turns(tool_timing *out, const tool_turn *turns, int count,
+                       tile_rt_context *ctx, tile_rt_stream *stream, int nsets,
+                       int warmup, int rounds, double timeout_s);
+
 /// Poisons `count` elements of type `dtype` at `out` with NaN, enqueues one
 /// launch of input set 0 and waits for it (at most `timeout_s`), so that a
 /// check afterwards sees only what the kernel wrote. Returns 0, or 1 after
