@@ -95,7 +95,14 @@ MlirLogicalResult mlirTileEnumerateCandidates(
           a.values, os, [&](Attribute v) { printValue(os, v); }, ",");
       os << '\n';
     }
-    for (NamedAttribute p : space->getFixedOverDefaults())
+    DictionaryAttr all = space->getFixedOverDefaults();
+    for (const TuningAxis &a : space->getAxes())
+      if (Attribute value = all.get(a.name)) {
+        os << "default " << a.name << '=';
+        printValue(os, value);
+        os << '\n';
+      }
+    for (NamedAttribute p : all)
       if (!tuned.contains(p.getName().getValue())) {
         os << "fixed " << p.getName().getValue() << '=';
         printValue(os, p.getValue());

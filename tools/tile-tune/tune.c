@@ -104,6 +104,58 @@ static void print_table(const tune_request *r, const tune_space *s,
   free(sorted);
 }
 
+tune_candidate *tune_choose_best(tune_space *s) {
+  int final = 0;
+  for (int i = 0; i < s->n; ++i)
+    final |= s->c[i].finalist;
+  tune_candidate *best = NULL, *def = NULL;
+  for (int i = 0; i < s->n; ++i) {
+    tune_candidate *c = &s->c[i];
+    if (c->verdict != TUNE_MEASURED || (final && !c->finalist))
+      continue;
+    if (!best || c->ms < best->ms)
+      best = c;
+    if (c->is_default)
+      def = c;
+  }
+  if (best && def && def->ms <= best->ms * (1 + TUNE_DEFAULT_MARGIN))
+    return def;
+  return best;
+}
+
+/* One line on the final round: how many, and the default's fate. */
+static void print_final_round(const tune_request *r, const tune_space *s,
+                              const tune_candidate *chosen) {
+  int n = 0;
+  const tune_candidate *def = NULL, *fastest = NULL;
+  for (int i = 0; i < s->n; ++i) {
+    const tune_candidate *c = &s->c[i];
+    if (!c->finalist)
+      continue;
+    ++n;
+    if (c->is_default)
+      def = c;
+    if (!fastest || c->ms < fastest->ms)
+      fastest = c;
+  }
+  if (!n)
+    return;
+  tune_say(r, "final round: %d candidates in turns, %d rounds; ", n,
+           TUNE_FINAL_ROUNDS);
+  if (!def)
+    tune_say(r, "the default configuration was not measured\n");
+  else if (chosen == def && fastest != def)
+    tune_say(r, "the default %s kept (%.4f ms; the fastest, %.4f ms, is "
+                "within %.0f%%)\n",
+             def->config, def->ms, fastest->ms, 100 * TUNE_DEFAULT_MARGIN);
+  else if (chosen == def)
+    tune_say(r, "the default %s is the fastest (%.4f ms)\n", def->config,
+             def->ms);
+  else
+    tune_say(r, "%.1f%% faster than the default %s (%.4f ms)\n",
+             100 * (def->ms / chosen->ms - 1), def->config, def->ms);
+}
+
 static void copy_key(MlirStringRef s, void *user) {
   char *key = user;
   size_t n = s.length < 64 ? s.length : 64;
@@ -174,8 +226,17 @@ int tune_run(const tune_request *r, tile_rt_context *ctx, tune_result *out) {
            (long long)(req.threads_limit > 0 ? req.threads_limit : 1024));
   else
     tune_say(r, " (limits: sm_90a's)\n");
-  if (req.verbose)
+  if (req.verbose) {
     print_dropped(&req, &s, TUNE_CONSTRAINT, TUNE_THREADS);
+    const tune_candidate *def = NULL;
+    for (int i = 0; i < s.n && !def; ++i)
+      def = s.c[i].is_default ? &s.c[i] : NULL;
+    if (def)
+      tune_say(r, "the default configuration: %s (%s)\n", def->config,
+               tune_verdict_name(def->verdict));
+    else
+      tune_say(r, "the default configuration is not in the space\n");
+  }
   if (counts[TUNE_VIABLE] == 0) {
     tool_fail("no configuration of %s fits", r->kernel);
     goto done;
@@ -219,10 +280,8 @@ int tune_run(const tune_request *r, tile_rt_context *ctx, tune_result *out) {
   print_counts(&req, counts, TUNE_LAUNCH_ERROR, TUNE_EARLY_STOP);
   tune_say(r, "\n");
   print_dropped(&req, &s, TUNE_LAUNCH_ERROR, TUNE_WRONG);
-  tune_candidate *best = NULL;
-  for (int i = 0; i < s.n; ++i)
-    if (s.c[i].verdict == TUNE_MEASURED && (!best || s.c[i].ms < best->ms))
-      best = &s.c[i];
+  tune_candidate *best = tune_choose_best(&s);
+  print_final_round(&req, &s, best);
   if (!best) {
     tool_fail("no configuration of %s ran correctly", r->kernel);
     goto done;

@@ -57,6 +57,8 @@ typedef struct tune_candidate {
   /* After measuring. */
   double rel_err;
   double ms; ///< Median (or the early-stop estimate).
+  int is_default; ///< The kernel's own configuration (tune_is_default).
+  int finalist;   ///< Timed again in the final round (ms is from there).
 } tune_candidate;
 
 /// A tuning space: the source, its description, and the candidates once
@@ -90,6 +92,9 @@ void tune_arg_shapes(const tune_request *r, char *buf, size_t n);
 int tune_space_enumerate(tune_space *s, const tune_request *r,
                          int64_t smem_limit, int64_t threads_limit);
 void tune_space_free(tune_space *s);
+/// Whether `config` gives every tuned parameter its `default` value of the
+/// space's text (the configuration the kernel runs with untuned).
+int tune_is_default(const tune_space *s, const char *config);
 
 /// printf on stdout, unless the request is quiet.
 void tune_say(const tune_request *r, const char *fmt, ...)
@@ -124,15 +129,36 @@ int tune_problem_check(tune_problem *p, tile_rt_kernel *kernel,
 int tune_problem_time(tune_problem *p, tile_rt_kernel *kernel,
                       tile_rt_stream *stream, int warmup, int iters,
                       double timeout_s, double *median_ms);
+/// Times `n` kernels in turns (tool_time_in_turns): `warmup` launches of
+/// each, then `rounds` rounds of one launch of each; their medians in
+/// `median_ms`. 0, or 1 after printing why.
+int tune_problem_time_in_turns(tune_problem *p, tile_rt_kernel *const *kernels,
+                               int n, tile_rt_stream *stream, int warmup,
+                               int rounds, double timeout_s, double *median_ms);
 /// The useful work of one launch: FLOPs (attention's halved when causal),
 /// or bytes moved for softmax.
 double tune_problem_work(const tune_problem *p, const char **unit);
 
-/// Checks and times every TUNE_COMPILED candidate on `ctx`; `*work` and
+/// Checks and times every TUNE_COMPILED candidate on `ctx`, then times the
+/// fastest TUNE_FINALISTS and the default configuration again in turns
+/// (the final round: their `ms` is its result, `finalist` set); `*work` and
 /// `*unit` are one launch's useful work (tune_problem_work). Returns 0, or 1
 /// when nothing could be measured.
 int tune_measure_all(tune_space *s, const tune_request *r,
                      tile_rt_context *ctx, double *work, const char **unit);
+
+/// The candidates of the final round, and its rounds (one launch of each
+/// candidate a round).
+#define TUNE_FINALISTS 4
+#define TUNE_FINAL_ROUNDS 30
+/// A configuration replaces the default only when the final round finds it
+/// faster by more than this fraction.
+#define TUNE_DEFAULT_MARGIN 0.01
+
+/// The configuration to keep: the fastest finalist (the fastest measured
+/// one when there was no final round), but the default where it is within
+/// TUNE_DEFAULT_MARGIN of that. NULL when nothing was measured.
+tune_candidate *tune_choose_best(tune_space *s);
 
 /// The tuning cache key of `r` on `dev` (NULL: no GPU): its components.
 #define TUNE_KEY_MAX 16

@@ -133,6 +133,44 @@ int tune_problem_time(tune_problem *p, tile_rt_kernel *kernel,
   return 0;
 }
 
+/* One kernel of a comparison in turns: the problem's launch with it. */
+typedef struct turn {
+  tune_problem *p;
+  tile_rt_kernel *kernel;
+} turn;
+
+static int launch_turn(void *user, int set, tile_rt_stream *stream) {
+  turn *t = user;
+  t->p->kernel = t->kernel;
+  return launch(t->p, set, stream);
+}
+
+int tune_problem_time_in_turns(tune_problem *p, tile_rt_kernel *const *kernels,
+                               int n, tile_rt_stream *stream, int warmup,
+                               int rounds, double timeout_s,
+                               double *median_ms) {
+  turn *users = calloc((size_t)n, sizeof *users);
+  tool_turn *turns = calloc((size_t)n, sizeof *turns);
+  tool_timing *t = calloc((size_t)n, sizeof *t);
+  int rc = !users || !turns || !t ? tool_fail("out of host memory") : 0;
+  for (int i = 0; rc == 0 && i < n; ++i) {
+    users[i] = (turn){p, kernels[i]};
+    turns[i] = (tool_turn){launch_turn, &users[i]};
+  }
+  int nsets = p->kind == PROBLEM_ATTENTION ? p->attention.nsets
+              : p->kind == PROBLEM_SOFTMAX ? p->softmax.nsets
+                                           : p->gemm.nsets;
+  if (rc == 0)
+    rc = tool_time_in_turns(t, turns, n, p->ctx, stream, nsets, warmup,
+                            rounds, timeout_s);
+  for (int i = 0; rc == 0 && i < n; ++i)
+    median_ms[i] = t[i].median_ms;
+  free(users);
+  free(turns);
+  free(t);
+  return rc;
+}
+
 double tune_problem_work(const tune_problem *p, const char **unit) {
   if (p->kind == PROBLEM_SOFTMAX) {
     *unit = "TB/s";

@@ -88,6 +88,7 @@ static void add_candidate(const MlirTileCandidate *c, void *user) {
   t->verdict = (tune_verdict)c->status; /* the first six agree */
   t->smem = c->sharedBytes;
   t->threads = c->threads;
+  t->is_default = tune_is_default(s, t->config);
 }
 
 void tune_arg_shapes(const tune_request *r, char *buf, size_t n) {
@@ -239,6 +240,31 @@ int tune_space_bind_flag(tune_space *s, tune_request *r) {
            f->wants[want]);
   tune_space_free(s);
   return tune_space_open(s, r);
+}
+
+/* Whether `token` is one of the space-separated words of `config`. */
+static int has_word(const char *config, const char *token, size_t len) {
+  for (const char *at = config; (at = strstr(at, token)) != NULL; at += len)
+    if ((at == config || at[-1] == ' ') && (at[len] == ' ' || !at[len]))
+      return 1;
+  return 0;
+}
+
+int tune_is_default(const tune_space *s, const char *config) {
+  int defaults = 0;
+  for (const char *line = s->space_text.data; line && *line;) {
+    const char *end = strchr(line, '\n');
+    size_t len = end ? (size_t)(end - line) : strlen(line);
+    if (len > 8 && strncmp(line, "default ", 8) == 0) {
+      char token[256];
+      snprintf(token, sizeof token, "%.*s", (int)(len - 8), line + 8);
+      if (!has_word(config, token, strlen(token)))
+        return 0;
+      ++defaults;
+    }
+    line = end ? end + 1 : NULL;
+  }
+  return defaults > 0;
 }
 
 void tune_space_free(tune_space *s) {
