@@ -167,23 +167,44 @@ class Bench:
         """Median milliseconds of `fn()` on the current stream: warm-up
         runs, then `iters` runs each bracketed by CUDA events, each after an
         L2 flush that is not timed."""
+        return self.time_in_turns([fn])[0]
+
+    def time_in_turns(self, fns) -> list[float]:
+        """Median milliseconds of each of `fns`, timed in turns: warm-up
+        runs of each, then `iters` rounds that run each once (the first of
+        a round rotating), each run after an untimed L2 flush and bracketed
+        by CUDA events. A GPU under load drifts (clocks, temperature,
+        power) by more than close kernels differ; runs that take turns meet
+        the same conditions."""
         t = torch()
         for _ in range(self.args.warmup):
-            self.flush()
-            fn()
+            for fn in fns:
+                self.flush()
+                fn()
         t.cuda.synchronize()
-        starts = [t.cuda.Event(enable_timing=True)
-                  for _ in range(self.args.iters)]
-        ends = [t.cuda.Event(enable_timing=True)
-                for _ in range(self.args.iters)]
-        for s, e in zip(starts, ends):
-            self.flush()
-            s.record()
-            fn()
-            e.record()
+        n, iters = len(fns), self.args.iters
+        events = [[(t.cuda.Event(enable_timing=True),
+                    t.cuda.Event(enable_timing=True))
+                   for _ in range(iters)] for _ in fns]
+        for r in range(iters):
+            for j in range(n):
+                k = (j + r) % n
+                start, end = events[k][r]
+                self.flush()
+                start.record()
+                fns[k]()
+                end.record()
         t.cuda.synchronize()
-        return statistics.median(s.elapsed_time(e)
-                                 for s, e in zip(starts, ends))
+        return [statistics.median(s.elapsed_time(e) for s, e in mine)
+                for mine in events]
+
+    def def_over_tuned(self, default_run, tuned_run) -> float | None:
+        """The default's time over the tuned one's, both timed in turns
+        (None unless both run)."""
+        if default_run is None or tuned_run is None:
+            return None
+        default_ms, tuned_ms = self.time_in_turns([default_run, tuned_run])
+        return default_ms / tuned_ms
 
     def close(self) -> None:
         self._modules.clear()

@@ -13,7 +13,8 @@ against an fp32 reference (the math backend) on the first batch entry and
 chose and wrote with --emit-dir DIR (NAME_BxHxSxD.cubin, .kinfo and
 .config, NAME_BxHxSxD_causal.* for --causal; NAME is --tuned-kernel,
 default attention), checked the same way and timed beside the default
-kernel in the same run, e.g. after
+kernel in the same run (def/tuned from the two timed again in turns),
+e.g. after
   tile-tune kernels/flash_attention.mlir --kernel attention --param T=f16 \
       --op attention --sizes 8x16x4096x128 --emit-dir DIR [--causal]
 "vs flash" and "vs cudnn" then compare the tuned kernel.
@@ -93,21 +94,21 @@ def main(argv=None) -> int:
             return b.time_ms(run)
 
     def ours(kernel, what, q, k, v, o, scale, ref, hs):
-        """(err, median ms) of one of our kernels, its output checked
-        against `ref` on heads `hs` of batch 0 first; (None, None) with a
-        note when it is not available or refuses the arguments."""
+        """(err, median ms, run) of one of our kernels, its output checked
+        against `ref` on heads `hs` of batch 0 first; (None, None, None)
+        with a note when it is not available or refuses the arguments."""
         if isinstance(kernel, str):
             table.note(f"{what} n/a: {kernel}")
-            return None, None
+            return None, None, None
         try:
             run = kernel.prepare(q, k, v, o, scale)
         except b.tm.TileError as e:
             table.note(f"{what} n/a: {e}")
-            return None, None
+            return None, None, None
         o.fill_(float("nan"))
         run()
         err = c.verdict(c.rel_fro(o[:1, hs], ref), tol)
-        return err, b.time_ms(run)
+        return err, b.time_ms(run), run
 
     for (B, H, S, D) in configs:
         shape = (B, H, S, D)
@@ -126,17 +127,18 @@ def main(argv=None) -> int:
             name = args.kernel or \
                 f"attention{'_causal' if causal else ''}_d{D}_{args.dtype}"
             inputs = (q, k, v, o, scale, ref, hs)
-            err, ours_ms = ours(b.kernel(args.kernel_file, name), "ours",
-                                *inputs)
+            err, ours_ms, run = ours(b.kernel(args.kernel_file, name),
+                                     "ours", *inputs)
             tuned, best_ms = [], ours_ms
             if args.tuned:
                 config, kernel = b.tuned_kernel(
                     args.tuned, args.tuned_kernel,
                     f"{B}x{H}x{S}x{D}" + ("_causal" if causal else ""))
-                tuned_err, tuned_ms = ours(kernel, "tuned", *inputs)
+                tuned_err, tuned_ms, tuned_run = ours(kernel, "tuned",
+                                                      *inputs)
                 tuned = [config, tuned_err, tuned_ms,
                          tfs(tuned_ms) if tuned_ms else None,
-                         c.ratio(ours_ms, tuned_ms)]
+                         b.def_over_tuned(run, tuned_run)]
                 best_ms = tuned_ms
             del ref, inputs
             flash_ms = peer(SDPBackend.FLASH_ATTENTION, q, k, v, causal,

@@ -15,8 +15,8 @@ default map picks the one-pass kernels softmax_n{1024,4096,8192}_<dtype>.
 --tuned DIR also runs, per shape, the configuration tile-tune chose and
 wrote with --emit-dir DIR (NAME_MxNx0.cubin, .kinfo and .config; NAME is
 --tuned-kernel, default softmax), checked the same way and timed beside the
-default kernel in the same run; "vs torch" and "of copy" then compare the
-tuned kernel.
+default kernel in the same run (def/tuned from the two timed again in
+turns); "vs torch" and "of copy" then compare the tuned kernel.
 """
 
 from __future__ import annotations
@@ -100,20 +100,21 @@ def main(argv=None) -> int:
                      "copy TB/s", "vs torch", "of copy"])
 
     def ours(kernel, what, x, y):
-        """(err, median ms) of one of our kernels, checked first; (None,
-        None) with a note when it is not available or refuses X."""
+        """(err, median ms, run) of one of our kernels, checked first;
+        (None, None, None) with a note when it is not available or refuses
+        X."""
         if isinstance(kernel, str):
             table.note(f"{what} n/a: {kernel}")
-            return None, None
+            return None, None, None
         try:
             run = kernel.prepare(x, y)
         except b.tm.TileError as e:
             table.note(f"{what} n/a: {e}")
-            return None, None
+            return None, None, None
         y.fill_(float("nan"))
         run()
         err = c.verdict(c.rel_fro(y, t.softmax(x.float(), -1)), tol)
-        return err, b.time_ms(run)
+        return err, b.time_ms(run), run
 
     for m, n in parse_shapes(args.shapes):
         x = t.randn(m, n, device="cuda", dtype=dtype) * 4
@@ -121,15 +122,16 @@ def main(argv=None) -> int:
         nbytes = 2 * m * n * 2
         tbs = lambda ms: nbytes / (ms * 1e-3) / 1e12  # noqa: E731
         name = pick((m, n), args.kernel)
-        err, ours_ms = ours(b.kernel(args.kernel_file, name), "ours", x, y)
+        err, ours_ms, run = ours(b.kernel(args.kernel_file, name), "ours",
+                                 x, y)
         tuned, best_ms = [], ours_ms
         if args.tuned:
             config, kernel = b.tuned_kernel(args.tuned, args.tuned_kernel,
                                             f"{m}x{n}x0")
-            tuned_err, tuned_ms = ours(kernel, "tuned", x, y)
+            tuned_err, tuned_ms, tuned_run = ours(kernel, "tuned", x, y)
             tuned = [config, tuned_err, tuned_ms,
                      tbs(tuned_ms) if tuned_ms else None,
-                     c.ratio(ours_ms, tuned_ms)]
+                     b.def_over_tuned(run, tuned_run)]
             best_ms = tuned_ms
         torch_ms = b.time_ms(lambda: t.softmax(x, -1))
         copy_ms = b.time_ms(lambda: y.copy_(x))
