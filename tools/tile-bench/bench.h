@@ -88,8 +88,10 @@ typedef enum bench_default_state {
 
 typedef struct bench_default {
   bench_default_state state;
-  tool_timing t;   ///< When timed: the default's, in turns with the tuned.
-  double tuned_ms; ///< The tuned one's median in the same turns.
+  tool_timing t; ///< When timed: the default's own series.
+  /// The default's median over the tuned one's, the two timed again in
+  /// turns (tool_time_in_turns).
+  double def_over_tuned;
 } bench_default;
 
 /// With --tuned, runs the default configuration where `ours` runs the
@@ -101,8 +103,9 @@ int bench_run_default(const bench_env *env, const bench_ours *ours,
                       const tile_rt_arg *args, int nargs, bench_default *d);
 
 /// With --tuned, the default's columns of the table: " default ms
-/// def/tuned" (the default's time over the tuned one's, both from their
-/// turns: above 1, tuning won); without, nothing.
+/// def/tuned" (the default's own series; the default's time over the
+/// tuned one's, the two timed in turns: above 1, tuning won); without,
+/// nothing.
 void bench_print_default_header(const bench_env *env);
 void bench_print_default(const bench_env *env, const bench_default *d);
 

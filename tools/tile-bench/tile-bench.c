@@ -335,7 +335,8 @@ static int load_tuned(const bench_args *a, tile_rt_context *ctx,
   }
   printf("ours: the tuned configuration of each size; default: %s as "
          "compiled, checked and timed beside it; def/tuned: the default's "
-         "time over the tuned one's (above 1: tuning won)\n",
+         "time over the tuned one's, the two timed again in turns (above 1: "
+         "tuning won)\n",
          env->desc->name);
   return 0;
 }

@@ -11,6 +11,8 @@
 
 #include "host_util.h"
 
+#include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 int tool_time_launches(tool_timing *out, tile_rt_context *ctx,
@@ -82,15 +84,38 @@ done:
   return rc;
 }
 
+/* The order of round `round` of `count` kernels, into `order`: a
+ * permutation drawn from a fixed sequence (an LCG seeded with the round),
+ * so that no kernel always follows the same one, and the same for every
+ * run. */
+static void round_order(int *order, int count, int round) {
+  uint64_t state = 0x9E3779B97F4A7C15ull * (uint64_t)(round + 1);
+  for (int k = 0; k < count; ++k)
+    order[k] = k;
+  for (int k = count - 1; k > 0; --k) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    int j = (int)((state >> 33) % (uint64_t)(k + 1));
+    int t = order[k];
+    order[k] = order[j];
+    order[j] = t;
+  }
+}
+
 int tool_time_in_turns(tool_timing *out, const tool_turn *turns, int count,
                        tile_rt_context *ctx, tile_rt_stream *stream, int nsets,
                        int warmup, int rounds, double timeout_s) {
-  if (count <= 0 || rounds <= 0 || nsets <= 0)
+  if (count <= 0 || rounds <= 0 || nsets <= 0 || warmup < 0)
     return tool_fail("timing in turns needs kernels, rounds and input sets");
+  if (rounds > (INT_MAX - 1) / count || warmup > INT_MAX / count)
+    return tool_fail("timing in turns: %d rounds of %d kernels are too many",
+                     rounds, count);
   tile_rt_status st;
+  /* Every launch takes the next input set, so that none finds its inputs
+   * in the L2 where the launch before it left them. */
+  int set = 0;
   for (int i = 0; i < warmup; ++i)
-    for (int k = 0; k < count; ++k)
-      if (turns[k].launch(turns[k].user, i % nsets, stream) != 0)
+    for (int k = 0; k < count; ++k, set = (set + 1) % nsets)
+      if (turns[k].launch(turns[k].user, set, stream) != 0)
         return 1;
   if ((st = tile_rt_stream_synchronize(ctx, stream, timeout_s)) !=
       TILE_RT_SUCCESS)
@@ -98,12 +123,15 @@ int tool_time_in_turns(tool_timing *out, const tool_turn *turns, int count,
 
   int launches = rounds * count;
   tile_rt_event **events = calloc((size_t)launches + 1, sizeof *events);
+  int *owner = calloc((size_t)launches, sizeof *owner);
   double *ms = calloc((size_t)launches, sizeof *ms);
   int rc = 0, created = 0;
-  if (!events || !ms) {
+  if (!events || !owner || !ms) {
     rc = tool_fail("out of host memory");
     goto done;
   }
+  for (int r = 0; r < rounds; ++r)
+    round_order(owner + (size_t)r * count, count, r);
   for (; created <= launches; ++created)
     if ((st = tile_rt_event_create(&events[created], ctx)) != TILE_RT_SUCCESS) {
       rc = tool_rt_fail("creating timing events", st);
@@ -113,11 +141,9 @@ int tool_time_in_turns(tool_timing *out, const tool_turn *turns, int count,
     rc = tool_rt_fail("recording an event", st);
     goto done;
   }
-  /* Launch i of the sequence is kernel (i % count + round) % count. */
-  for (int i = 0; i < launches; ++i) {
-    int round = i / count, k = (i % count + round) % count;
-    if (turns[k].launch(turns[k].user, (warmup + round) % nsets, stream) !=
-        0) {
+  for (int i = 0; i < launches; ++i, set = (set + 1) % nsets) {
+    const tool_turn *t = &turns[owner[i]];
+    if (t->launch(t->user, set, stream) != 0) {
       rc = 1;
       goto done;
     }
@@ -126,23 +152,30 @@ int tool_time_in_turns(tool_timing *out, const tool_turn *turns, int count,
       goto done;
     }
   }
-  if ((st = tile_rt_event_synchronize(events[launches], timeout_s)) !=
+  /* As long as each kernel's series would have been given. */
+  if ((st = tile_rt_event_synchronize(events[launches], timeout_s * count)) !=
       TILE_RT_SUCCESS) {
     rc = tool_rt_fail("waiting for the timed launches", st);
     goto done;
   }
   /* ms holds kernel k's rounds at [k * rounds, (k + 1) * rounds). */
+  int *seen = calloc((size_t)count, sizeof *seen);
+  if (!seen) {
+    rc = tool_fail("out of host memory");
+    goto done;
+  }
   for (int i = 0; i < launches; ++i) {
-    int round = i / count, k = (i % count + round) % count;
     float t;
     if ((st = tile_rt_event_elapsed_ms(&t, events[i], events[i + 1])) !=
         TILE_RT_SUCCESS) {
       rc = tool_rt_fail("reading a timing event", st);
-      goto done;
+      break;
     }
-    ms[k * rounds + round] = t;
+    int k = owner[i];
+    ms[(size_t)k * rounds + seen[k]++] = t;
   }
-  for (int k = 0; k < count; ++k) {
+  free(seen);
+  for (int k = 0; rc == 0 && k < count; ++k) {
     double *mine = ms + (size_t)k * rounds;
     out[k].min_ms = out[k].max_ms = mine[0];
     for (int r = 1; r < rounds; ++r) {
@@ -158,6 +191,7 @@ done:
   for (int i = 0; i < created; ++i)
     tile_rt_event_free(events[i]);
   free(events);
+  free(owner);
   free(ms);
   return rc;
 }

@@ -36,12 +36,14 @@ typedef struct tool_turn {
 } tool_turn;
 
 /// Times `count` kernels in turns: `warmup` launches of each, then `rounds`
-/// rounds that launch every kernel once, back to back, the first of a round
-/// rotating, each launch timed between two events (round r on input set r
-/// % nsets). `out[k]` gets kernel k's median, min and max. A run drifts
-/// (clocks, temperature, power): series timed one after another differ by
-/// more than the kernels do, while launches that take turns meet the same
-/// conditions. Returns 0, or 1 after printing why.
+/// rounds that launch every kernel once, back to back, in an order shuffled
+/// per round (the same in every run), each launch timed between two events
+/// and on the next of the `nsets` input sets. `out[k]` gets kernel k's
+/// median, min and max. A run drifts (clocks, temperature, power): series
+/// timed one after another differ by more than the kernels do, while
+/// launches that take turns meet the same conditions. Waits at most
+/// `count` x `timeout_s` for the timed launches. Returns 0, or 1 after
+/// printing why.
 int tool_time_in_turns(tool_timing *out, const tool_turn *turns, int count,
                        tile_rt_context *ctx, tile_rt_stream *stream, int nsets,
                        int warmup, int rounds, double timeout_s);
