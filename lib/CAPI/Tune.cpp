@@ -41,6 +41,10 @@ static FailureOr<TuningAxis> parseAxis(StringRef text, MLIRContext *ctx,
                                    error);
     if (failed(parsed))
       return failure();
+    if (llvm::is_contained(axis.values, parsed->second)) {
+      error = ("the axis '" + text + "' lists '" + v.trim() + "' twice").str();
+      return failure();
+    }
     axis.values.push_back(parsed->second);
   }
   return axis;

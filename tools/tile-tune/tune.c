@@ -83,23 +83,34 @@ static int by_time(const void *a, const void *b) {
 
 /* The measured candidates, fastest first, at most `rows`. */
 static void print_table(const tune_request *r, const tune_space *s,
-                        double work, const char *unit, int rows) {
+                        const tune_candidate *chosen, double work,
+                        const char *unit, int rows) {
   tune_candidate **sorted = malloc((size_t)(s->n ? s->n : 1) * sizeof *sorted);
   if (!sorted)
     return;
-  int n = 0;
+  int n = 0, finalists = 0;
   for (int i = 0; i < s->n; ++i)
-    if (s->c[i].verdict == TUNE_MEASURED)
+    if (s->c[i].verdict == TUNE_MEASURED && s->c[i].finalist)
       sorted[n++] = &s->c[i];
-  qsort(sorted, (size_t)n, sizeof *sorted, by_time);
-  tune_say(r, "%-4s %-48s %10s %9s %5s %6s %8s %9s\n", "rank", "configuration",
-         "median ms", unit, "regs", "spills", "smem KiB", "rel_err");
+  finalists = n;
+  for (int i = 0; i < s->n; ++i)
+    if (s->c[i].verdict == TUNE_MEASURED && !s->c[i].finalist)
+      sorted[n++] = &s->c[i];
+  /* The finalists first (their times are the final round's), then the
+   * rest (the first pass's). */
+  qsort(sorted, (size_t)finalists, sizeof *sorted, by_time);
+  qsort(sorted + finalists, (size_t)(n - finalists), sizeof *sorted, by_time);
+  tune_say(r, "%-4s %-48s %10s %9s %5s %6s %8s %9s %-5s\n", "rank",
+           "configuration", "median ms", unit, "regs", "spills", "smem KiB",
+           "rel_err", "timed");
   for (int i = 0; i < n && i < rows; ++i) {
     const tune_candidate *c = sorted[i];
     double rate = work / (c->ms * 1e-3) / 1e12;
-    tune_say(r, "%-4d %-48s %10.4f %9.1f %5d %6d %8.1f %9.2e\n", i + 1, c->config,
-           c->ms, rate, c->registers, c->spill_bytes, (double)c->smem / 1024,
-           c->rel_err);
+    tune_say(r, "%-4d %-48s %10.4f %9.1f %5d %6d %8.1f %9.2e %-5s%s%s\n",
+             i + 1, c->config, c->ms, rate, c->registers, c->spill_bytes,
+             (double)c->smem / 1024, c->rel_err,
+             c->finalist ? "final" : "first", c->is_default ? " default" : "",
+             c == chosen ? " chosen" : "");
   }
   free(sorted);
 }
@@ -142,8 +153,15 @@ static void print_final_round(const tune_request *r, const tune_space *s,
     return;
   tune_say(r, "final round: %d candidates in turns, %d rounds; ", n,
            TUNE_FINAL_ROUNDS);
-  if (!def)
-    tune_say(r, "the default configuration was not measured\n");
+  if (!def) {
+    for (int i = 0; i < s->n && !def; ++i)
+      def = s->c[i].is_default ? &s->c[i] : NULL;
+    if (def)
+      tune_say(r, "the default %s did not take part (%s)\n", def->config,
+               tune_verdict_name(def->verdict));
+    else
+      tune_say(r, "the default configuration is not in the space\n");
+  }
   else if (chosen == def && fastest != def)
     tune_say(r, "the default %s kept (%.4f ms; the fastest, %.4f ms, is "
                 "within %.0f%%)\n",
@@ -294,7 +312,7 @@ int tune_run(const tune_request *r, tile_rt_context *ctx, tune_result *out) {
   rc = 0;
   if (!req.no_cache)
     tune_cache_store(&req, &s, devp, best, out);
-  print_table(&req, &s, work, unit, 10);
+  print_table(&req, &s, best, work, unit, 10);
   tune_say(r, "tuned %s for %s in %.1f s: %s (%.4f ms)\n", r->kernel, r->op,
          out->seconds, out->best, out->best_ms);
 done:

@@ -206,7 +206,12 @@ void tune_cache_store(const tune_request *r, const tune_space *s,
     if (c->ms > 0) {
       json_text(&rec, ", \"ms\": ");
       json_number(&rec, c->ms);
+      /* Whose time: the final round's (in turns) or the first pass's. */
+      json_text(&rec, c->finalist ? ", \"timed\": \"final\""
+                                  : ", \"timed\": \"first\"");
     }
+    if (c->is_default)
+      json_text(&rec, ", \"default\": true");
     if (c->verdict >= TUNE_COMPILED) {
       json_text(&rec, ", \"registers\": ");
       json_number(&rec, c->registers);

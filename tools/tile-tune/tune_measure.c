@@ -103,11 +103,16 @@ static void final_round(tune_space *s, const tune_request *r,
     if (s->c[i].verdict == TUNE_MEASURED)
       sorted[measured++] = &s->c[i];
   qsort(sorted, (size_t)measured, sizeof *sorted, by_ms);
+  /* The fastest, and the default once (a space may list a value twice
+   * through --space, so several candidates can be the default). */
   tune_candidate *fin[TUNE_FINALISTS + 1];
-  int n = 0;
-  for (int i = 0; i < measured; ++i)
-    if (i < TUNE_FINALISTS || sorted[i]->is_default)
+  int n = 0, have_default = 0;
+  for (int i = 0; i < measured && n < TUNE_FINALISTS + 1; ++i)
+    if ((i < TUNE_FINALISTS && !(sorted[i]->is_default && have_default)) ||
+        (sorted[i]->is_default && !have_default)) {
+      have_default |= sorted[i]->is_default;
       fin[n++] = sorted[i];
+    }
   free(sorted);
   if (n < 2)
     return;
@@ -116,12 +121,15 @@ static void final_round(tune_space *s, const tune_request *r,
   tile_rt_kernel *kernels[TUNE_FINALISTS + 1] = {0};
   double ms[TUNE_FINALISTS + 1];
   int ok = 1;
-  for (int i = 0; ok && i < n; ++i)
-    ok = tile_rt_module_load(&modules[i], ctx, fin[i]->image.data,
-                             fin[i]->image.size, fin[i]->kinfo.data,
-                             fin[i]->kinfo.size) == TILE_RT_SUCCESS &&
-         tile_rt_module_get_kernel(&kernels[i], modules[i], r->kernel) ==
-             TILE_RT_SUCCESS;
+  for (int i = 0; ok && i < n; ++i) {
+    tile_rt_status st = tile_rt_module_load(
+        &modules[i], ctx, fin[i]->image.data, fin[i]->image.size,
+        fin[i]->kinfo.data, fin[i]->kinfo.size);
+    if (st == TILE_RT_SUCCESS)
+      st = tile_rt_module_get_kernel(&kernels[i], modules[i], r->kernel);
+    if (st != TILE_RT_SUCCESS)
+      ok = !tool_rt_fail("loading a finalist", st);
+  }
   ok = ok && tune_problem_time_in_turns(problem, kernels, n, stream, r->warmup,
                                         TUNE_FINAL_ROUNDS, r->timeout_s,
                                         ms) == 0;
@@ -130,8 +138,8 @@ static void final_round(tune_space *s, const tune_request *r,
     fin[i]->finalist = 1;
   }
   if (!ok)
-    tune_say(r, "the final round failed (%s): the first times stand\n",
-             tile_rt_last_error());
+    tune_say(r, "the final round failed (said above): the first times "
+                "stand\n");
   for (int i = 0; i < n; ++i)
     tile_rt_module_free(modules[i]);
 }

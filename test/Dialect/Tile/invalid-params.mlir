@@ -75,6 +75,12 @@ tile.kernel @k(%X: memref<?xf16>) params {T = f16} space {T = [f16, 3]} grid [1]
 
 // -----
 
+// expected-error @+1 {{kernel_c7: the space of 'BM' lists 128 : i64 twice}}
+tile.kernel @k(%X: memref<?xf16>) params {BM = 64} space {BM = [64, 128, 128]} grid [1] threads 128 {
+}
+
+// -----
+
 // expected-error @+1 {{kernel_c7: the default of 'BM' = 64 is not among its candidates [128, 256]}}
 tile.kernel @k(%X: memref<?xf16>) params {BM = 64} space {BM = [128, 256]} grid [1] threads 128 {
 }

@@ -376,9 +376,13 @@ static LogicalResult verifyParams(KernelOp op) {
       if (!list || list.empty())
         return op.emitOpError("kernel_c7: the space of '")
                << name << "' must be a non-empty list of candidates";
-      for (Attribute c : list)
+      for (auto [i, c] : llvm::enumerate(list)) {
         if (std::optional<std::string> why = checkBinding(op, name, c))
           return op.emitOpError("kernel_c7: ") << *why;
+        if (llvm::is_contained(list.getValue().take_front(i), c))
+          return op.emitOpError("kernel_c7: the space of '")
+                 << name << "' lists " << c << " twice";
+      }
       if (std::optional<std::string> why =
               checkBinding(op, name, params->get(name)))
         return op.emitOpError("kernel_c7: the default of ")

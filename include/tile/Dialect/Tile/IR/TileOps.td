@@ -82,7 +82,7 @@ def Tile_KernelOp : Tile_Op<"kernel", [Symbol, IsolatedFromAbove,
       defaults; each parameter referenced (by the header, `tile.param` or
       `!tile.param`) is declared with the right kind.
     - kernel_c7: a `space` entry names a declared parameter and lists
-      candidates of its kind, the default among them; each `where`
+      distinct candidates of its kind, the default among them; each `where`
       constraint holds for the defaults.
 
     `requires` states the shape contracts the runtime checks before every
