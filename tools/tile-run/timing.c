@@ -21,67 +21,10 @@ int tool_time_launches(tool_timing *out, tile_rt_context *ctx,
                        double timeout_s) {
   if (iters <= 0 || nsets <= 0)
     return tool_fail("timing needs iters > 0 and input sets > 0");
-  tile_rt_status st;
-  for (int i = 0; i < warmup; ++i)
-    if (launch(user, i % nsets, stream) != 0)
-      return 1;
-  if ((st = tile_rt_stream_synchronize(ctx, stream, timeout_s)) !=
-      TILE_RT_SUCCESS)
-    return tool_rt_fail("waiting for the warm-up launches", st);
-
-  tile_rt_event **events = calloc((size_t)iters + 1, sizeof *events);
-  double *ms = calloc((size_t)iters, sizeof *ms);
-  int rc = 0, created = 0;
-  if (!events || !ms) {
-    rc = tool_fail("out of host memory");
-    goto done;
-  }
-  for (; created <= iters; ++created)
-    if ((st = tile_rt_event_create(&events[created], ctx)) != TILE_RT_SUCCESS) {
-      rc = tool_rt_fail("creating timing events", st);
-      goto done;
-    }
-  if ((st = tile_rt_event_record(events[0], stream)) != TILE_RT_SUCCESS) {
-    rc = tool_rt_fail("recording an event", st);
-    goto done;
-  }
-  for (int i = 0; i < iters; ++i) {
-    if (launch(user, (warmup + i) % nsets, stream) != 0) {
-      rc = 1;
-      goto done;
-    }
-    if ((st = tile_rt_event_record(events[i + 1], stream)) != TILE_RT_SUCCESS) {
-      rc = tool_rt_fail("recording an event", st);
-      goto done;
-    }
-  }
-  if ((st = tile_rt_event_synchronize(events[iters], timeout_s)) !=
-      TILE_RT_SUCCESS) {
-    rc = tool_rt_fail("waiting for the timed launches", st);
-    goto done;
-  }
-  out->min_ms = out->max_ms = -1;
-  for (int i = 0; i < iters; ++i) {
-    float t;
-    if ((st = tile_rt_event_elapsed_ms(&t, events[i], events[i + 1])) !=
-        TILE_RT_SUCCESS) {
-      rc = tool_rt_fail("reading a timing event", st);
-      goto done;
-    }
-    ms[i] = t;
-    if (out->min_ms < 0 || t < out->min_ms)
-      out->min_ms = t;
-    if (t > out->max_ms)
-      out->max_ms = t;
-  }
-  out->median_ms = tool_median(ms, iters);
-  out->iters = iters;
-done:
-  for (int i = 0; i < created; ++i)
-    tile_rt_event_free(events[i]);
-  free(events);
-  free(ms);
-  return rc;
+  /* One kernel taking turns alone: the same launches, sets and events. */
+  tool_turn turn = {launch, user};
+  return tool_time_in_turns(out, &turn, 1, ctx, stream, nsets,
+                            warmup > 0 ? warmup : 0, iters, timeout_s);
 }
 
 /* The order of round `round` of `count` kernels, into `order`: a

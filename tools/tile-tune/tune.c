@@ -75,12 +75,6 @@ static void print_dropped(const tune_request *r, const tune_space *s, int from,
              s->c[i].config, s->c[i].message);
 }
 
-static int by_time(const void *a, const void *b) {
-  const tune_candidate *x = *(tune_candidate *const *)a;
-  const tune_candidate *y = *(tune_candidate *const *)b;
-  return (x->ms > y->ms) - (x->ms < y->ms);
-}
-
 /* The measured candidates, fastest first, at most `rows`. */
 static void print_table(const tune_request *r, const tune_space *s,
                         const tune_candidate *chosen, double work,
@@ -98,8 +92,9 @@ static void print_table(const tune_request *r, const tune_space *s,
       sorted[n++] = &s->c[i];
   /* The finalists first (their times are the final round's), then the
    * rest (the first pass's). */
-  qsort(sorted, (size_t)finalists, sizeof *sorted, by_time);
-  qsort(sorted + finalists, (size_t)(n - finalists), sizeof *sorted, by_time);
+  qsort(sorted, (size_t)finalists, sizeof *sorted, tune_by_ms);
+  qsort(sorted + finalists, (size_t)(n - finalists), sizeof *sorted,
+        tune_by_ms);
   tune_say(r, "%-4s %-48s %10s %9s %5s %6s %8s %9s %-5s\n", "rank",
            "configuration", "median ms", unit, "regs", "spills", "smem KiB",
            "rel_err", "timed");
@@ -134,18 +129,25 @@ tune_candidate *tune_choose_best(tune_space *s) {
   return best;
 }
 
+/* The kernel's default configuration among the candidates, or NULL (the
+ * parsers refuse duplicate candidates, so there is one at most). */
+static const tune_candidate *default_candidate(const tune_space *s) {
+  for (int i = 0; i < s->n; ++i)
+    if (s->c[i].is_default)
+      return &s->c[i];
+  return NULL;
+}
+
 /* One line on the final round: how many, and the default's fate. */
 static void print_final_round(const tune_request *r, const tune_space *s,
                               const tune_candidate *chosen) {
   int n = 0;
-  const tune_candidate *def = NULL, *fastest = NULL;
+  const tune_candidate *fastest = NULL;
   for (int i = 0; i < s->n; ++i) {
     const tune_candidate *c = &s->c[i];
     if (!c->finalist)
       continue;
     ++n;
-    if (c->is_default)
-      def = c;
     if (!fastest || c->ms < fastest->ms)
       fastest = c;
   }
@@ -153,15 +155,12 @@ static void print_final_round(const tune_request *r, const tune_space *s,
     return;
   tune_say(r, "final round: %d candidates in turns, %d rounds; ", n,
            TUNE_FINAL_ROUNDS);
-  if (!def) {
-    for (int i = 0; i < s->n && !def; ++i)
-      def = s->c[i].is_default ? &s->c[i] : NULL;
-    if (def)
-      tune_say(r, "the default %s did not take part (%s)\n", def->config,
-               tune_verdict_name(def->verdict));
-    else
-      tune_say(r, "the default configuration is not in the space\n");
-  }
+  const tune_candidate *def = default_candidate(s);
+  if (!def)
+    tune_say(r, "the default configuration is not in the space\n");
+  else if (!def->finalist)
+    tune_say(r, "the default %s did not take part (%s)\n", def->config,
+             tune_verdict_name(def->verdict));
   else if (chosen == def && fastest != def)
     tune_say(r, "the default %s kept (%.4f ms; the fastest, %.4f ms, is "
                 "within %.0f%%)\n",
@@ -246,9 +245,7 @@ int tune_run(const tune_request *r, tile_rt_context *ctx, tune_result *out) {
     tune_say(r, " (limits: sm_90a's)\n");
   if (req.verbose) {
     print_dropped(&req, &s, TUNE_CONSTRAINT, TUNE_THREADS);
-    const tune_candidate *def = NULL;
-    for (int i = 0; i < s.n && !def; ++i)
-      def = s.c[i].is_default ? &s.c[i] : NULL;
+    const tune_candidate *def = default_candidate(&s);
     if (def)
       tune_say(r, "the default configuration: %s (%s)\n", def->config,
                tune_verdict_name(def->verdict));

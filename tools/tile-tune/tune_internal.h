@@ -147,6 +147,9 @@ double tune_problem_work(const tune_problem *p, const char **unit);
 int tune_measure_all(tune_space *s, const tune_request *r,
                      tile_rt_context *ctx, double *work, const char **unit);
 
+/// qsort's order of candidate pointers by time, fastest first.
+int tune_by_ms(const void *a, const void *b);
+
 /// The candidates of the final round, and its rounds (one launch of each
 /// candidate a round).
 #define TUNE_FINALISTS 4

@@ -18,17 +18,25 @@
 /* Probe launches before deciding whether a candidate is worth the rest. */
 #define TUNE_PROBE_ITERS 3
 
+/* Loads candidate `c`'s cubin and finds `name` in it. */
+static tile_rt_status load_kernel(tile_rt_module **module,
+                                  tile_rt_kernel **kernel, tile_rt_context *ctx,
+                                  const tune_candidate *c, const char *name) {
+  tile_rt_status st = tile_rt_module_load(module, ctx, c->image.data,
+                                          c->image.size, c->kinfo.data,
+                                          c->kinfo.size);
+  if (st == TILE_RT_SUCCESS)
+    st = tile_rt_module_get_kernel(kernel, *module, name);
+  return st;
+}
+
 static void measure_one(tune_candidate *c, const tune_request *r,
                         tile_rt_context *ctx, tile_rt_stream *stream,
                         tune_problem **problem, double best_ms) {
   tile_rt_module *module = NULL;
   tile_rt_kernel *kernel = NULL;
   const tile_rt_kernel_desc *desc = NULL;
-  tile_rt_status st = tile_rt_module_load(&module, ctx, c->image.data,
-                                          c->image.size, c->kinfo.data,
-                                          c->kinfo.size);
-  if (st == TILE_RT_SUCCESS)
-    st = tile_rt_module_get_kernel(&kernel, module, r->kernel);
+  tile_rt_status st = load_kernel(&module, &kernel, ctx, c, r->kernel);
   if (st == TILE_RT_SUCCESS)
     st = tile_rt_kernel_desc_of(&desc, kernel);
   if (st != TILE_RT_SUCCESS) {
@@ -80,7 +88,7 @@ static void measure_one(tune_candidate *c, const tune_request *r,
   tile_rt_module_free(module);
 }
 
-static int by_ms(const void *a, const void *b) {
+int tune_by_ms(const void *a, const void *b) {
   const tune_candidate *x = *(tune_candidate *const *)a;
   const tune_candidate *y = *(tune_candidate *const *)b;
   return (x->ms > y->ms) - (x->ms < y->ms);
@@ -102,17 +110,18 @@ static void final_round(tune_space *s, const tune_request *r,
   for (int i = 0; i < s->n; ++i)
     if (s->c[i].verdict == TUNE_MEASURED)
       sorted[measured++] = &s->c[i];
-  qsort(sorted, (size_t)measured, sizeof *sorted, by_ms);
+  qsort(sorted, (size_t)measured, sizeof *sorted, tune_by_ms);
   /* The fastest, and the default once (a space may list a value twice
    * through --space, so several candidates can be the default). */
   tune_candidate *fin[TUNE_FINALISTS + 1];
   int n = 0, have_default = 0;
-  for (int i = 0; i < measured && n < TUNE_FINALISTS + 1; ++i)
-    if ((i < TUNE_FINALISTS && !(sorted[i]->is_default && have_default)) ||
-        (sorted[i]->is_default && !have_default)) {
-      have_default |= sorted[i]->is_default;
-      fin[n++] = sorted[i];
-    }
+  for (int i = 0; i < measured && n < TUNE_FINALISTS + 1; ++i) {
+    int is_default = sorted[i]->is_default;
+    if (is_default ? have_default : i >= TUNE_FINALISTS)
+      continue;
+    have_default |= is_default;
+    fin[n++] = sorted[i];
+  }
   free(sorted);
   if (n < 2)
     return;
@@ -122,11 +131,8 @@ static void final_round(tune_space *s, const tune_request *r,
   double ms[TUNE_FINALISTS + 1];
   int ok = 1;
   for (int i = 0; ok && i < n; ++i) {
-    tile_rt_status st = tile_rt_module_load(
-        &modules[i], ctx, fin[i]->image.data, fin[i]->image.size,
-        fin[i]->kinfo.data, fin[i]->kinfo.size);
-    if (st == TILE_RT_SUCCESS)
-      st = tile_rt_module_get_kernel(&kernels[i], modules[i], r->kernel);
+    tile_rt_status st =
+        load_kernel(&modules[i], &kernels[i], ctx, fin[i], r->kernel);
     if (st != TILE_RT_SUCCESS)
       ok = !tool_rt_fail("loading a finalist", st);
   }

@@ -94,6 +94,13 @@ static int launch(void *user, int set, tile_rt_stream *stream) {
   return st == TILE_RT_SUCCESS ? 0 : tool_rt_fail("launching", st);
 }
 
+/* The problem's input sets, which launches rotate among. */
+static int input_sets(const tune_problem *p) {
+  return p->kind == PROBLEM_ATTENTION ? p->attention.nsets
+         : p->kind == PROBLEM_SOFTMAX ? p->softmax.nsets
+                                      : p->gemm.nsets;
+}
+
 int tune_problem_check(tune_problem *p, tile_rt_kernel *kernel,
                        tile_rt_stream *stream, double timeout_s,
                        tool_check *check) {
@@ -122,12 +129,9 @@ int tune_problem_time(tune_problem *p, tile_rt_kernel *kernel,
                       tile_rt_stream *stream, int warmup, int iters,
                       double timeout_s, double *median_ms) {
   p->kernel = kernel;
-  int nsets = p->kind == PROBLEM_ATTENTION ? p->attention.nsets
-              : p->kind == PROBLEM_SOFTMAX ? p->softmax.nsets
-                                           : p->gemm.nsets;
   tool_timing t;
-  if (tool_time_launches(&t, p->ctx, stream, launch, p, nsets, warmup, iters,
-                         timeout_s) != 0)
+  if (tool_time_launches(&t, p->ctx, stream, launch, p, input_sets(p), warmup,
+                         iters, timeout_s) != 0)
     return 1;
   *median_ms = t.median_ms;
   return 0;
@@ -157,12 +161,9 @@ int tune_problem_time_in_turns(tune_problem *p, tile_rt_kernel *const *kernels,
     users[i] = (turn){p, kernels[i]};
     turns[i] = (tool_turn){launch_turn, &users[i]};
   }
-  int nsets = p->kind == PROBLEM_ATTENTION ? p->attention.nsets
-              : p->kind == PROBLEM_SOFTMAX ? p->softmax.nsets
-                                           : p->gemm.nsets;
   if (rc == 0)
-    rc = tool_time_in_turns(t, turns, n, p->ctx, stream, nsets, warmup,
-                            rounds, timeout_s);
+    rc = tool_time_in_turns(t, turns, n, p->ctx, stream, input_sets(p),
+                            warmup, rounds, timeout_s);
   for (int i = 0; rc == 0 && i < n; ++i)
     median_ms[i] = t[i].median_ms;
   free(users);
