@@ -20,26 +20,32 @@ using namespace mlir;
 using namespace mlir::tile;
 
 LogicalResult KernelLowering::lowerIf(scf::IfOp op) {
-  if (llvm::any_of(pendingAccumulators,
-                   [&](Value acc) { return usedWithin(acc, op); })) {
-    emitWgmmaWait(0, pendingAccumulators);
-    pendingAccumulators.clear();
-  }
   bool withElse = !op.getElseRegion().empty();
   auto lowered = scf::IfOp::create(b, op.getLoc(),
                                    map.lookup(op.getCondition()), withElse);
   OpBuilder::InsertionGuard guard(b);
   SmallVector<Value> before = pendingAccumulators;
-  b.setInsertionPoint(lowered.thenYield());
-  if (failed(lowerBlock(*op.thenBlock())))
+  // A branch that touches a pending accumulator first waits for it; the
+  // other branch, and the code before the branch, do not.
+  auto lowerBranch = [&](Region &region, Operation *yield) {
+    b.setInsertionPoint(yield);
+    if (llvm::any_of(pendingAccumulators, [&](Value acc) {
+          return llvm::any_of(acc.getUsers(), [&](Operation *user) {
+            return region.isAncestor(user->getParentRegion());
+          });
+        })) {
+      emitWgmmaWait(0, pendingAccumulators);
+      pendingAccumulators.clear();
+    }
+    return lowerBlock(region.front());
+  };
+  if (failed(lowerBranch(op.getThenRegion(), lowered.thenYield())))
     return failure();
   SmallVector<Value> afterThen = pendingAccumulators;
   pendingAccumulators = before;
-  if (withElse) {
-    b.setInsertionPoint(lowered.elseYield());
-    if (failed(lowerBlock(*op.elseBlock())))
-      return failure();
-  }
+  if (withElse &&
+      failed(lowerBranch(op.getElseRegion(), lowered.elseYield())))
+    return failure();
   for (Value acc : afterThen)
     if (!llvm::is_contained(pendingAccumulators, acc))
       pendingAccumulators.push_back(acc);

@@ -278,9 +278,12 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
 
   // Inside a pipelined loop whose only gemm this is, leave this group in
   // flight while the next iteration's operands arrive, unless something else
-  // in the body reads or writes C (before the gemm too: the body runs again
-  // after the back edge; nested regions included). With several gemms in the
-  // body, the group would stay in flight across the back edge while other
+  // in the body reads or writes C outside a branch after the gemm (before
+  // the gemm too: the body runs again after the back edge; nested regions
+  // included). A branch after the gemm that touches C waits for the group
+  // itself (lowerIf), so a persistent loop's epilogue, taken once per tile,
+  // does not make every k-step wait. With several gemms in the body, the
+  // group would stay in flight across the back edge while other
   // instructions run, and ptxas serialises every wgmma of the kernel (C7515)
   // when a register copy there touches the accumulator. Outside a loop the
   // gemm completes its group at once.
@@ -289,7 +292,13 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
   bool keepInFlight = false;
   if (loop) {
     loop.getBody().walk([&](GemmOp g) { loopGemms.push_back(g); });
-    keepInFlight = loopGemms.size() == 1 && !usedWithin(op.getC(), loop, op);
+    keepInFlight = loopGemms.size() == 1 &&
+                   llvm::all_of(op.getC().getUsers(), [&](Operation *user) {
+                     if (user == op.getOperation() || !loop->isAncestor(user))
+                       return true;
+                     Operation *top = loop.getBody().front().findAncestorOpInBlock(*user);
+                     return isa<scf::IfOp>(top) && op->isBeforeInBlock(top);
+                   });
   }
   // The wait completes every older group too: in a loop, those of the
   // body's other gemms in the previous iteration. Their registers go through

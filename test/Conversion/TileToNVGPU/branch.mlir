@@ -1,19 +1,23 @@
 // RUN: tile-opt %s --split-input-file --tile-infer-layouts --convert-tile-to-nvgpu | FileCheck %s
 
 // An scf.if over tile operations becomes an scf.if over their lowering. The
-// branch reads the gemm's accumulator, so the gemm leaves no wgmma group in
-// flight across the loop's back edge (wait 0, not 1).
+// branches after the gemm touch its accumulator: the gemm leaves its group in
+// flight across the back edge (wait 1), and each branch that touches the
+// accumulator waits for it first (wait 0), inside the branch.
 
 // CHECK-LABEL: gpu.func @branch
 // CHECK: scf.for
-// CHECK-NOT: "wgmma.wait_group.sync.aligned 1;"
+// CHECK: wgmma.mma_async
+// CHECK: "wgmma.wait_group.sync.aligned 1;"
+// CHECK-NOT: wgmma.wait_group
+// CHECK: scf.if
 // CHECK: "wgmma.wait_group.sync.aligned 0;"
 // CHECK-NOT: wgmma.mma_async
-// CHECK: scf.if
 // CHECK: memref.load %[[REGS:.*]][
 // CHECK-NEXT: arith.mulf
 // CHECK: } else {
-// CHECK-NEXT: arith.constant 0 : index
+// CHECK: "wgmma.wait_group.sync.aligned 0;"
+// CHECK: arith.constant 0 : index
 // CHECK-NEXT: memref.store %{{.*}}, %[[REGS]][
 // CHECK-NOT: wgmma
 // CHECK: }
@@ -42,6 +46,50 @@ tile.kernel @branch(%A: memref<?x?xf16>, %C: memref<?x?xf32>, %n: i64)
     }
   }
   tile.copy %c -> %C[%c0, %c0] : !tile.fragment<64x64xf32> -> memref<?x?xf32>
+}
+
+// -----
+
+// A persistent loop's epilogue: the branch on the last k-step stores the
+// accumulator and clears it. Only that branch waits for the group (wait 0);
+// the other k-steps keep one group in flight (wait 1), and nothing is left
+// to drain after the loop on the path through the branch.
+// CHECK-LABEL: gpu.func @epilogue_branch
+// CHECK: scf.for
+// CHECK: "wgmma.wait_group.sync.aligned 1;"
+// CHECK-NOT: wgmma.wait_group
+// CHECK: scf.if
+// CHECK-NEXT: arith.constant 0 : index
+// CHECK-NEXT: memref.load
+// CHECK: "wgmma.wait_group.sync.aligned 0;"
+// CHECK: vector.store
+// CHECK-NOT: "wgmma.wait_group.sync.aligned
+// CHECK: gpu.barrier
+// CHECK-NOT: "wgmma.wait_group.sync.aligned
+// CHECK: scf.if
+// CHECK-NOT: "wgmma.wait_group.sync.aligned
+// CHECK: "wgmma.wait_group.sync.aligned 0;"
+// CHECK: gpu.return
+tile.kernel @epilogue_branch(%A: memref<?x?xf16>, %C: memref<?x?xf16>, %n: i64)
+    grid [%C[0] / 64] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %nk = arith.index_cast %n : i64 to index
+  %zero = arith.constant 0.0 : f32
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  %c = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  tile.fill %c, %zero : !tile.fragment<64x64xf32>, f32
+  tile.pipelined %i = %c0 to %nk step %c1 num_stages 3 {
+    tile.copy %A[%c0, %c0] -> %a : memref<?x?xf16> -> !tile.shared<64x64xf16>
+    tile.gemm %a, %a, %c : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
+    %k = arith.remui %i, %c4 : index
+    %last = arith.cmpi eq, %k, %c1 : index
+    scf.if %last {
+      tile.copy %c -> %C[%i, %c0] : !tile.fragment<64x64xf32> -> memref<?x?xf16>
+      tile.fill %c, %zero : !tile.fragment<64x64xf32>, f32
+    }
+  }
 }
 
 // -----
