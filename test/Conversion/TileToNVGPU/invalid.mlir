@@ -116,7 +116,9 @@ tile.kernel @impure_offset(%A: memref<?x?xf16>, %I: memref<?xindex>) grid [1] th
   %a = tile.alloc_shared : !tile.shared<64x64xf16>
   %c = tile.alloc_fragment : !tile.fragment<64x64xf32>
   tile.pipelined %k = %c0 to %c1 step %c1 num_stages 2 {
-    %o = memref.load %I[%k] : memref<?xindex>
+    // expected-note @+1 {{'memref.load' reads or writes memory}}
+    %l = memref.load %I[%k] : memref<?xindex>
+    %o = arith.muli %l, %c1 : index
     // expected-error @+1 {{the offsets of a pipelined copy must be pure functions of the iteration}}
     tile.copy %A[%c0, %o] -> %a : memref<?x?xf16> -> !tile.shared<64x64xf16>
     tile.gemm %a, %a, %c : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
