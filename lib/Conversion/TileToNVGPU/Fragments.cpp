@@ -19,6 +19,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -335,6 +336,9 @@ static LogicalResult copySharedFragment(KernelLowering &k, CopyOp op,
   if (layout.rank() != 2 || p.stages != 1)
     return op.emitOpError("copies 2-d fragments to and from single-stage "
                           "shared tiles only");
+  // A TMA store issued before may still be reading the tile.
+  if (store && k.tmaStoreMayRead(tile, op))
+    k.emitTmaStoreReadWait(/*sync=*/true);
   Type t = cast<SharedType>(tile.getType()).getElementType();
   Type fragT = cast<FragmentType>(fragment.getType()).getElementType();
   int64_t eltBytes = p.eltBytes;
@@ -419,7 +423,70 @@ static LogicalResult copySharedFragment(KernelLowering &k, CopyOp op,
   return success();
 }
 
+/// shared -> global: the leader issues one TMA store per panel of the tile
+/// and commits them as a bulk group; the block does not wait. The tile's
+/// contents were made visible to the async proxy by whoever wrote them
+/// (copySharedFragment fences and synchronises; TMA loads are async-proxy
+/// writes already).
+void KernelLowering::emitTmaStore(CopyOp op) {
+  const SharedTilePlan &p = sharedTiles.lookup(op.getSource());
+  const TensorMapPlan &t = tensorMaps[copyTensorMap.lookup(op)];
+  SmallVector<Value> offsets;
+  for (Value v : op.getDestOffsets())
+    offsets.push_back(map.lookup(v));
+  Value leader = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq,
+                                       threadId, index(0));
+  emitIf(leader, [&] {
+    for (int64_t panel = 0; panel < p.cols / p.panelCols; ++panel) {
+      Value view = sharedPanelView(op.getSource(), index(0), panel, t.rank);
+      // TMA coordinates are innermost first; elements outside the tensor
+      // are not written.
+      SmallVector<Value> coords{arith::AddIOp::create(
+          b, loc(), offsets.back(), index(panel * p.panelCols))};
+      for (int64_t d = t.rank - 2; d >= 0; --d)
+        coords.push_back(offsets[d]);
+      nvgpu::TmaAsyncStoreOp::create(b, loc(), view, t.descriptor, coords,
+                                     Value());
+    }
+    NVVM::CpAsyncBulkCommitGroupOp::create(b, loc());
+  });
+  storedTiles.insert(op.getSource());
+}
+
+bool KernelLowering::tmaStoreMayRead(Value tile, Operation *write) {
+  if (!tmaStoreSources.contains(tile))
+    return false;
+  if (storedTiles.contains(tile))
+    return true;
+  // In a loop, a store after the write reads the tile before the write's
+  // next iteration.
+  for (Operation *loop = write->getParentOp(); loop != kernel;
+       loop = loop->getParentOp())
+    if (isa<PipelinedOp, LoopLikeOpInterface>(loop) &&
+        llvm::any_of(tile.getUsers(), [&](Operation *user) {
+          auto copy = dyn_cast<CopyOp>(user);
+          return copy && isTmaStore(copy) && loop->isAncestor(copy);
+        }))
+      return true;
+  return false;
+}
+
+void KernelLowering::emitTmaStoreReadWait(bool sync) {
+  Value leader = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq,
+                                       threadId, index(0));
+  emitIf(leader, [&] {
+    NVVM::CpAsyncBulkWaitGroupOp::create(b, loc(), b.getI32IntegerAttr(0),
+                                         b.getUnitAttr());
+  });
+  if (sync)
+    gpu::BarrierOp::create(b, loc());
+}
+
 LogicalResult KernelLowering::lowerCopy(CopyOp op) {
+  if (isTmaStore(op)) {
+    emitTmaStore(op);
+    return success();
+  }
   if (copyTensorMap.count(op)) {
     if (!isa<PipelinedOp>(op->getParentOp()))
       emitOneShotTmaCopy(*this, op);

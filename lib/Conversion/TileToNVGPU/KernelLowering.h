@@ -20,6 +20,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
 
 #include <string>
 
@@ -117,6 +118,15 @@ public:
   LogicalResult lowerPrint(PrintOp op);
   /// Copies between global memory and a fragment, either way.
   LogicalResult lowerGlobalCopy(CopyOp op, bool load);
+  /// Issues the TMA stores of `copy` (all panels) from one thread.
+  void emitTmaStore(CopyOp copy);
+  /// Whether a TMA store issued before `write` (earlier in the kernel, or
+  /// in an earlier iteration of an enclosing loop) may still read `tile`.
+  bool tmaStoreMayRead(Value tile, Operation *write);
+  /// Waits, in one thread, until every TMA store issued so far has read its
+  /// shared tile; with `sync`, the block then synchronises, so that any
+  /// thread may write the tiles.
+  void emitTmaStoreReadWait(bool sync);
   /// Waits for all outstanding wgmma groups, threading the registers of the
   /// given accumulators through the wait so nothing reads them early.
   void emitWgmmaWait(int64_t pending, ArrayRef<Value> accumulators);
@@ -159,6 +169,11 @@ public:
   DenseSet<Value> zeroedAccumulators;
   /// Accumulators whose last wgmma group may still be in flight.
   SmallVector<Value> pendingAccumulators;
+  /// Shared tiles that a TMA store reads: a write to one first waits until
+  /// the stores issued before have read it, and so does the kernel's end.
+  llvm::SetVector<Value> tmaStoreSources;
+  /// Shared tiles whose TMA stores have been lowered so far.
+  DenseSet<Value> storedTiles;
 };
 
 /// Name of the gpu.module that holds every lowered kernel, and of the extern
@@ -168,6 +183,9 @@ constexpr llvm::StringLiteral kSharedMemorySymbol = "tile_smem";
 /// Attribute names shared with the rest of the pipeline.
 constexpr llvm::StringLiteral kKernelInfoAttr = "tile.kernel_info";
 constexpr llvm::StringLiteral kTensorMapArgsAttr = "tile.tensormap_args";
+
+/// A shared-to-global copy: a TMA store.
+bool isTmaStore(CopyOp copy);
 
 /// Whether a region of `op` holds a tile operation.
 bool holdsTileOps(Operation *op);

@@ -85,7 +85,7 @@ LogicalResult KernelLowering::lowerPipelined(PipelinedOp op) {
   SmallVector<CopyOp> loads;
   int64_t txBytes = 0;
   for (auto copy : body.getOps<CopyOp>()) {
-    if (!copyTensorMap.count(copy))
+    if (!copyTensorMap.count(copy) || isTmaStore(copy))
       continue;
     loads.push_back(copy);
     txBytes += sharedTiles.lookup(copy.getDest()).stageBytes;

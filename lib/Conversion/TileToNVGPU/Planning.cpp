@@ -79,6 +79,11 @@ static bool isTmaLoad(CopyOp copy) {
          isa<SharedType>(copy.getDest().getType());
 }
 
+bool tile::isTmaStore(CopyOp copy) {
+  return isa<SharedType>(copy.getSource().getType()) &&
+         isa<MemRefType>(copy.getDest().getType());
+}
+
 /// The op of `cond`'s backward slice that makes it differ between the threads
 /// of a block, if any.
 static Operation *threadDependence(Value cond) {
@@ -156,6 +161,27 @@ LogicalResult KernelLowering::planSharedTiles() {
   SmallVector<CopyOp> tmaCopies;
   DenseMap<Value, int64_t> stagesOf;
   WalkResult walk = kernel.walk([&](CopyOp copy) {
+    if (isTmaStore(copy)) {
+      // Shared-to-global copies become TMA stores of the whole tile.
+      auto arg = dyn_cast<BlockArgument>(copy.getDest());
+      if (!arg || arg.getOwner() != &body) {
+        copy.emitOpError("a shared-to-global copy writes a tile.kernel "
+                         "argument directly (it becomes a TMA store)");
+        return WalkResult::interrupt();
+      }
+      Type from = cast<SharedType>(copy.getSource().getType()).getElementType();
+      Type to = cast<MemRefType>(copy.getDest().getType()).getElementType();
+      if (from != to) {
+        copy.emitOpError("a shared-to-global copy (a TMA store) does not "
+                         "convert: the tile holds ")
+            << from << ", the memref " << to
+            << "; convert when filling the tile";
+        return WalkResult::interrupt();
+      }
+      tmaCopies.push_back(copy);
+      tmaStoreSources.insert(copy.getSource());
+      return WalkResult::advance();
+    }
     if (!isTmaLoad(copy))
       return WalkResult::advance();
     auto arg = dyn_cast<BlockArgument>(copy.getSource());
@@ -207,6 +233,11 @@ LogicalResult KernelLowering::planSharedTiles() {
     sharedBytes = p.offset + p.stages * p.stageBytes;
     sharedTiles[alloc.getResult()] = p;
   }
+  for (Value tile : tmaStoreSources)
+    if (sharedTiles.lookup(tile).stages != 1)
+      return tile.getDefiningOp()->emitOpError(
+          "is filled by a pipelined loop and copied to global memory; a TMA "
+          "store reads a single-stage tile");
   if (sharedBytes > sharedLimit)
     return kernel.emitOpError("needs ")
            << sharedBytes << " bytes of shared memory for its tiles and "
@@ -216,9 +247,12 @@ LogicalResult KernelLowering::planSharedTiles() {
   // One TMA descriptor per (argument, box): panels of a tile share it.
   {
     for (CopyOp copy : tmaCopies) {
-      const SharedTilePlan &p = sharedTiles.lookup(copy.getDest());
-      unsigned arg = cast<BlockArgument>(copy.getSource()).getArgNumber();
-      int64_t rank = cast<MemRefType>(copy.getSource().getType()).getRank();
+      bool store = isTmaStore(copy);
+      Value tile = store ? copy.getSource() : copy.getDest();
+      Value global = store ? copy.getDest() : copy.getSource();
+      const SharedTilePlan &p = sharedTiles.lookup(tile);
+      unsigned arg = cast<BlockArgument>(global).getArgNumber();
+      int64_t rank = cast<MemRefType>(global.getType()).getRank();
       auto found = llvm::find_if(tensorMaps, [&](const TensorMapPlan &t) {
         return t.arg == arg && t.boxCols == p.panelCols && t.boxRows == p.rows;
       });
@@ -226,8 +260,7 @@ LogicalResult KernelLowering::planSharedTiles() {
         TensorMapPlan t;
         t.arg = arg;
         t.rank = rank;
-        t.elementType =
-            cast<SharedType>(copy.getDest().getType()).getElementType();
+        t.elementType = cast<SharedType>(tile.getType()).getElementType();
         t.boxCols = p.panelCols;
         t.boxRows = p.rows;
         auto box = MemRefType::get(

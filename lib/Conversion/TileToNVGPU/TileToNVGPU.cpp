@@ -250,6 +250,9 @@ LogicalResult KernelLowering::emit() {
 
   if (failed(lowerBlock(kernel.getBodyBlock())))
     return failure();
+  // Shared memory must outlive the TMA stores that read it.
+  if (!tmaStoreSources.empty())
+    emitTmaStoreReadWait(/*sync=*/false);
   gpu::ReturnOp::create(b, loc());
   return success();
 }

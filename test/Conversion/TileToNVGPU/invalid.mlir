@@ -136,11 +136,35 @@ tile.kernel @fill_shared(%A: memref<?x?xf16>) grid [1] threads 128 {
 
 // -----
 
-tile.kernel @shared_to_global(%A: memref<?x?xf16>) grid [1] threads 128 {
+tile.kernel @store_converts(%A: memref<?x?xf32>) grid [1] threads 128 {
   %c0 = arith.constant 0 : index
   %a = tile.alloc_shared : !tile.shared<64x64xf16>
-  // expected-error @+1 {{copying '!tile.shared<64x64xf16>' to 'memref<?x?xf16>' is not lowered on sm_90a yet}}
-  tile.copy %a -> %A[%c0, %c0] : !tile.shared<64x64xf16> -> memref<?x?xf16>
+  // expected-error @+1 {{a shared-to-global copy (a TMA store) does not convert: the tile holds 'f16', the memref 'f32'; convert when filling the tile}}
+  tile.copy %a -> %A[%c0, %c0] : !tile.shared<64x64xf16> -> memref<?x?xf32>
+}
+
+// -----
+
+tile.kernel @store_to_view(%A: memref<?x?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  %v = memref.subview %A[0, 0] [64, 64] [1, 1] : memref<?x?xf16> to memref<64x64xf16, strided<[?, 1]>>
+  // expected-error @+1 {{a shared-to-global copy writes a tile.kernel argument directly (it becomes a TMA store)}}
+  tile.copy %a -> %v[%c0, %c0] : !tile.shared<64x64xf16> -> memref<64x64xf16, strided<[?, 1]>>
+}
+
+// -----
+
+tile.kernel @store_pipelined_tile(%A: memref<?x?xf16>, %C: memref<?x?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  // expected-error @+1 {{is filled by a pipelined loop and copied to global memory; a TMA store reads a single-stage tile}}
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  tile.pipelined %k = %c0 to %c4 step %c1 num_stages 2 {
+    tile.copy %A[%c0, %k] -> %a : memref<?x?xf16> -> !tile.shared<64x64xf16>
+    tile.copy %a -> %C[%c0, %k] : !tile.shared<64x64xf16> -> memref<?x?xf16>
+  }
 }
 
 // -----

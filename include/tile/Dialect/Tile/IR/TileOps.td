@@ -352,8 +352,11 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
     Copies `source` into `dest` (`T.copy`). One side may be a global memref
     indexed at the tile's origin; elements of the tile that fall outside the
     memref are not read (they read as zero) and not written. Element types may
-    differ, except from global into shared memory: the values are converted
-    (`arith.truncf`/`extf` semantics).
+    differ, except between global and shared memory: the values are converted
+    (`arith.truncf`/`extf` semantics). A copy between global and shared
+    memory is a bulk copy (a TMA load or store on sm_90a): the memref is a
+    `tile.kernel` argument, and a store reads a tile that no pipelined loop
+    fills.
 
     Constraints:
     - copy_c1: at most one side is a memref, and offsets are given exactly for
@@ -363,8 +366,8 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
     - copy_c2: the tile's rank is at most the memref's: the tile spans the
       memref's innermost dimensions (e.g. one head of a [B, H, S, D] tensor).
     - copy_c3: shared and fragment tiles on both sides have the same shape.
-    - copy_c4: a copy from global into shared memory keeps the element type
-      (it is a bulk copy).
+    - copy_c4: a copy between global and shared memory keeps the element
+      type (it is a bulk copy; checked by the lowering for stores).
     - copy_c5: with offsets on its shared side, a copy between a shared tile
       and a fragment moves the window of the tile at the offsets that has
       the fragment's shape; the window lies inside the tile (a window
@@ -377,6 +380,7 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
     tile.copy %A[%m0, %k0] -> %a_s : memref<?x?xf16> -> !tile.shared<128x64xf16>
     tile.copy %acc -> %C[%m0, %n0] : !tile.fragment<128x128xf32> -> memref<?x?xf16>
     tile.copy %x -> %row[%k, %c0] : !tile.fragment<1x8192xf32> -> !tile.shared<8x8192xf16>
+    tile.copy %c_s -> %C[%m0, %n0] : !tile.shared<128x256xf16> -> memref<?x?xf16>
     ```
   }];
   let arguments = (ins Arg<AnyType, "", [MemRead]>:$source,
