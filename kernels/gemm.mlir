@@ -7,16 +7,25 @@
 // zero and are not stored); the runtime requires 16-byte aligned rows (K and
 // N multiples of 8 for 16-bit types). T is the input type, TC the output's.
 //
-// The defaults, 128x256x64 in 4 stages on two warpgroups, are the fastest
-// schedule at 4096^3; the named instances are the element-type variants.
+// The epilogue either stages the tile of C in shared memory and writes it
+// with TMA stores (TMA_STORE: whole 128-byte lines, issued by one thread,
+// and the block is free once the stores have read the tile), or stores each
+// thread's registers straight to global memory (4-byte pieces of eight rows
+// per warp instruction). The staged tile costs BM x BN elements of shared
+// memory beside the ring, so an f32 C of a 128x256 tile does not fit.
+//
+// The defaults, 128x256x64 in 3 stages on two warpgroups with TMA stores,
+// are the fastest schedule at 4096^3; the named instances are the
+// element-type variants.
 
 module {
   tile.kernel @gemm(%A: memref<?x?x!tile.param<"T">>, %B: memref<?x?x!tile.param<"T">>,
                     %C: memref<?x?x!tile.param<"TC">>)
-      params {BM = 128, BN = 256, BK = 64, STAGES = 4, THREADS = 256,
-              T = f16, TC = f16}
+      params {BM = 128, BN = 256, BK = 64, STAGES = 3, THREADS = 256,
+              TMA_STORE = true, T = f16, TC = f16}
       space {BM = [64, 128, 256], BN = [64, 128, 192, 256], BK = [64, 128],
              STAGES = [2, 3, 4, 5, 6], THREADS = [128, 256],
+             TMA_STORE = [true, false],
              T = [f16, bf16], TC = [f16, bf16, f32]}
       where [BM mod (THREADS floordiv 2) == 0]
       grid [%C[1] / BN, %C[0] / BM] threads THREADS
@@ -36,6 +45,7 @@ module {
     %a = tile.alloc_shared [%bm, %bk] : !tile.shared<?x?x!tile.param<"T">>
     %b = tile.alloc_shared [%bk, %bn] : !tile.shared<?x?x!tile.param<"T">>
     %acc = tile.alloc_fragment [%bm, %bn] : !tile.fragment<?x?xf32>
+    %cs = tile.alloc_shared [%bm, %bn] : !tile.shared<?x?x!tile.param<"TC">>
     tile.fill %acc, %zero : !tile.fragment<?x?xf32>, f32
     tile.pipelined %k = %c0 to %kt step %c1 num_stages STAGES {
       %k0 = arith.muli %k, %bk : index
@@ -43,10 +53,16 @@ module {
       tile.copy %B[%k0, %n0] -> %b : memref<?x?x!tile.param<"T">> -> !tile.shared<?x?x!tile.param<"T">>
       tile.gemm %a, %b, %acc : !tile.shared<?x?x!tile.param<"T">>, !tile.shared<?x?x!tile.param<"T">>, !tile.fragment<?x?xf32>
     }
-    tile.copy %acc -> %C[%m0, %n0] : !tile.fragment<?x?xf32> -> memref<?x?x!tile.param<"TC">>
+    %tma_store = tile.param "TMA_STORE" : i1
+    scf.if %tma_store {
+      tile.copy %acc -> %cs : !tile.fragment<?x?xf32> -> !tile.shared<?x?x!tile.param<"TC">>
+      tile.copy %cs -> %C[%m0, %n0] : !tile.shared<?x?x!tile.param<"TC">> -> memref<?x?x!tile.param<"TC">>
+    } else {
+      tile.copy %acc -> %C[%m0, %n0] : !tile.fragment<?x?xf32> -> memref<?x?x!tile.param<"TC">>
+    }
   }
 
   tile.instance @gemm_f16 = @gemm {}
   tile.instance @gemm_bf16 = @gemm {T = bf16, TC = bf16}
-  tile.instance @gemm_f16_f32 = @gemm {TC = f32}
+  tile.instance @gemm_f16_f32 = @gemm {TC = f32, STAGES = 4, TMA_STORE = false}
 }

@@ -21,8 +21,22 @@
 // CHECK-SAME: wgmma.commit_group.sync.aligned
 // CHECK-SAME: wgmma.wait_group.sync.aligned 1
 // CHECK-SAME: wgmma.wait_group.sync.aligned 0
-// Inside the matrix: unmasked pairs. At its edges: predicated stores, the
-// column offset as the immediate.
-// CHECK-SAME: st.global.b32
-// CHECK-SAME: @%p{{[0-9]+}} st.global.b16 [%rd[[FIRST:[0-9]+]]], %rs{{[0-9]+}};
-// CHECK-SAME: @%p{{[0-9]+}} st.global.b16 [%rd[[FIRST]]+2], %rs{{[0-9]+}};
+// The epilogue stages C in shared memory and writes it with one TMA store
+// per 64-column panel; the block waits only until the stores have read the
+// tile, at its end.
+// CHECK-SAME: st.shared.b32
+// CHECK-SAME: fence.proxy.async.shared::cta
+// CHECK-SAME: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}}], [tile_smem+147456];
+// CHECK-SAME: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
+// CHECK-SAME: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
+// CHECK-SAME: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
+// CHECK-SAME: cp.async.bulk.commit_group;
+// CHECK-SAME: cp.async.bulk.wait_group.read \090;
+// CHECK-SAME: .entry gemm_bf16(
+// An f32 C does not fit a staging tile beside the ring: registers go
+// straight to global memory, unmasked pairs inside the matrix, predicated
+// stores with the column offset as the immediate at its edges.
+// CHECK-SAME: .entry gemm_f16_f32(
+// CHECK-SAME: st.global.v2.b32
+// CHECK-SAME: @%p{{[0-9]+}} st.global.b32 [%rd[[FIRST:[0-9]+]]], %r{{[0-9]+}};
+// CHECK-SAME: @%p{{[0-9]+}} st.global.b32 [%rd[[FIRST]]+4], %r{{[0-9]+}};

@@ -28,7 +28,7 @@ print("resources:", r.threads, r.dynamic_smem, r.stages, r.stage_bytes,
       r.frame_bytes)
 m = r.ptx_mix
 print("ptx mix:", m.wgmma, m.mma, m.shuffle, m.local_loads, m.local_stores,
-      m.tma > 0, m.mbarrier > 0, m.global_stores > 0)
+      m.tma > 0, m.mbarrier > 0, m.global_stores, m.shared_stores > 0)
 
 softmax = tile_mlir.compile(kernels / "softmax.mlir",
                             kernels=["softmax_n4096_f16"])
