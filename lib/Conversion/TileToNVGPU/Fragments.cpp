@@ -19,7 +19,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
-#include "mlir/Interfaces/LoopLikeInterface.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -336,9 +335,11 @@ static LogicalResult copySharedFragment(KernelLowering &k, CopyOp op,
   if (layout.rank() != 2 || p.stages != 1)
     return op.emitOpError("copies 2-d fragments to and from single-stage "
                           "shared tiles only");
-  // A TMA store issued before may still be reading the tile.
+  // A TMA store issued before may still be reading the tile; row copies
+  // may still be writing it.
   if (store && k.tmaStoreMayRead(tile, op))
     k.emitTmaStoreReadWait(/*sync=*/true);
+  k.waitAsyncCopies(tile, op);
   Type t = cast<SharedType>(tile.getType()).getElementType();
   Type fragT = cast<FragmentType>(fragment.getType()).getElementType();
   int64_t eltBytes = p.eltBytes;
@@ -460,15 +461,10 @@ bool KernelLowering::tmaStoreMayRead(Value tile, Operation *write) {
     return true;
   // In a loop, a store after the write reads the tile before the write's
   // next iteration.
-  for (Operation *loop = write->getParentOp(); loop != kernel;
-       loop = loop->getParentOp())
-    if (isa<PipelinedOp, LoopLikeOpInterface>(loop) &&
-        llvm::any_of(tile.getUsers(), [&](Operation *user) {
-          auto copy = dyn_cast<CopyOp>(user);
-          return copy && isTmaStore(copy) && loop->isAncestor(copy);
-        }))
-      return true;
-  return false;
+  return usedInLoopAround(tile, write, [](Operation *user) {
+    auto copy = dyn_cast<CopyOp>(user);
+    return copy && isTmaStore(copy);
+  });
 }
 
 void KernelLowering::emitTmaStoreReadWait(bool sync) {
@@ -483,6 +479,8 @@ void KernelLowering::emitTmaStoreReadWait(bool sync) {
 }
 
 LogicalResult KernelLowering::lowerCopy(CopyOp op) {
+  if (isAsyncRowCopy(op))
+    return lowerAsyncRowCopy(op);
   if (isTmaStore(op)) {
     emitTmaStore(op);
     return success();

@@ -120,6 +120,20 @@ public:
   LogicalResult lowerGlobalCopy(CopyOp op, bool load);
   /// Issues the TMA stores of `copy` (all panels) from one thread.
   void emitTmaStore(CopyOp copy);
+  /// A global row into a row of a shared tile, with cp.async (copy_c6).
+  LogicalResult lowerAsyncRowCopy(CopyOp op);
+  /// Before `reader` reads (or writes) `tile` in place: if row copies into
+  /// it may be in flight, waits for them all and synchronises the block.
+  void waitAsyncCopies(Value tile, Operation *reader);
+  /// Whether a loop around `op` (inside the kernel) holds a user of `v`
+  /// that `match` accepts: one that runs again before `op`'s next run.
+  bool usedInLoopAround(Value v, Operation *op,
+                        llvm::function_ref<bool(Operation *)> match);
+  /// Whether a row copy into `tile` sits inside `scope`.
+  bool sharedTileRowCopiedWithin(Value tile, Operation *scope);
+  /// Whether a read of `tile` may run before `write`: lowered already, or
+  /// in a loop around `write`.
+  bool sharedTileMayBeRead(Value tile, Operation *write);
   /// Whether a TMA store issued before `write` (earlier in the kernel, or
   /// in an earlier iteration of an enclosing loop) may still read `tile`.
   bool tmaStoreMayRead(Value tile, Operation *write);
@@ -172,8 +186,14 @@ public:
   /// Shared tiles that a TMA store reads: a write to one first waits until
   /// the stores issued before have read it, and so does the kernel's end.
   llvm::SetVector<Value> tmaStoreSources;
+  /// Shared tiles that row copies from global memory fill (copy_c6).
+  llvm::SetVector<Value> rowCopyTiles;
   /// Shared tiles whose TMA stores have been lowered so far.
   DenseSet<Value> storedTiles;
+  /// Shared tiles with row copies (cp.async) that may still be in flight.
+  llvm::SetVector<Value> asyncFilledTiles;
+  /// Shared tiles read in place by the code lowered so far.
+  DenseSet<Value> readTiles;
 };
 
 /// Name of the gpu.module that holds every lowered kernel, and of the extern
@@ -186,6 +206,9 @@ constexpr llvm::StringLiteral kTensorMapArgsAttr = "tile.tensormap_args";
 
 /// A shared-to-global copy: a TMA store.
 bool isTmaStore(CopyOp copy);
+
+/// A copy of a global row into a row of a shared tile (copy_c6): cp.async.
+bool isAsyncRowCopy(CopyOp copy);
 
 /// Whether a region of `op` holds a tile operation.
 bool holdsTileOps(Operation *op);

@@ -106,6 +106,17 @@ LogicalResult KernelLowering::lowerPipelined(PipelinedOp op) {
 
   Value lb = map.lookup(op.getLower()), ub = map.lookup(op.getUpper());
   Value step = map.lookup(op.getStep());
+  // Row copies still in flight into a tile the body reads but does not
+  // copy into again: waited for once, before the loop, instead of at the
+  // read in every iteration.
+  for (Value tile : SmallVector<Value>(asyncFilledTiles.begin(),
+                                       asyncFilledTiles.end()))
+    if (!sharedTileRowCopiedWithin(tile, op) &&
+        llvm::any_of(tile.getUsers(),
+                     [&](Operation *user) { return op->isAncestor(user); })) {
+      waitAsyncCopies(tile, op);
+      break; // the wait completes every tile's copies
+    }
   if (loads.empty()) {
     // Nothing to overlap: a plain serial loop.
     auto loop = scf::ForOp::create(b, l, lb, ub, step);

@@ -13,6 +13,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -67,6 +68,18 @@ bool tile::holdsTileOps(Operation *op) {
   return false;
 }
 
+bool KernelLowering::usedInLoopAround(
+    Value v, Operation *op, llvm::function_ref<bool(Operation *)> match) {
+  for (Operation *loop = op->getParentOp(); loop != kernel;
+       loop = loop->getParentOp())
+    if (isa<PipelinedOp, LoopLikeOpInterface>(loop) &&
+        llvm::any_of(v.getUsers(), [&](Operation *user) {
+          return loop->isAncestor(user) && match(user);
+        }))
+      return true;
+  return false;
+}
+
 bool tile::usedWithin(Value v, Operation *scope, Operation *except) {
   return llvm::any_of(v.getUsers(), [&](Operation *user) {
     return user != except && scope->isAncestor(user);
@@ -76,7 +89,7 @@ bool tile::usedWithin(Value v, Operation *scope, Operation *except) {
 /// A global-to-shared copy: a TMA load.
 static bool isTmaLoad(CopyOp copy) {
   return isa<MemRefType>(copy.getSource().getType()) &&
-         isa<SharedType>(copy.getDest().getType());
+         isa<SharedType>(copy.getDest().getType()) && !isAsyncRowCopy(copy);
 }
 
 bool tile::isTmaStore(CopyOp copy) {
@@ -161,6 +174,10 @@ LogicalResult KernelLowering::planSharedTiles() {
   SmallVector<CopyOp> tmaCopies;
   DenseMap<Value, int64_t> stagesOf;
   WalkResult walk = kernel.walk([&](CopyOp copy) {
+    if (isAsyncRowCopy(copy)) {
+      rowCopyTiles.insert(copy.getDest());
+      return WalkResult::advance();
+    }
     if (isTmaStore(copy)) {
       // Shared-to-global copies become TMA stores of the whole tile.
       auto arg = dyn_cast<BlockArgument>(copy.getDest());
@@ -233,6 +250,22 @@ LogicalResult KernelLowering::planSharedTiles() {
     sharedBytes = p.offset + p.stages * p.stageBytes;
     sharedTiles[alloc.getResult()] = p;
   }
+  // A tile that row copies fill is read by tile.copy only: wgmma and TMA
+  // stores read through the async proxy, which would need a proxy fence
+  // after the copies' wait; and TMA loads would race them.
+  for (Value tile : rowCopyTiles)
+    for (Operation *user : tile.getUsers()) {
+      auto copy = dyn_cast<CopyOp>(user);
+      if (copy && (isAsyncRowCopy(copy) || (copy.getSource() == tile &&
+                                           !isTmaStore(copy))))
+        continue;
+      if (copy && copy.getDest() == tile && !isTmaLoad(copy))
+        continue;
+      return user->emitOpError(
+          "uses a shared tile that row copies from global memory fill "
+          "(copy_c6); such a tile is read and written only by tile.copy "
+          "between it and fragments");
+    }
   for (Value tile : tmaStoreSources)
     if (sharedTiles.lookup(tile).stages != 1)
       return tile.getDefiningOp()->emitOpError(

@@ -279,3 +279,16 @@ tile.kernel @subbyte_tile(%A: memref<?x?xf16>) grid [1] threads 128 {
   // expected-error @+1 {{sm_90a lowers tiles of whole-byte elements, got 'i1'}}
   %f = tile.alloc_fragment : !tile.fragment<64x64xi1>
 }
+
+// -----
+
+// A tile that row copies fill is read by tile.copy only: wgmma reads
+// through the async proxy.
+tile.kernel @row_copy_gemm(%A: memref<?x?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  %c = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  tile.copy %A[%c0, %c0] -> %a[%c0, %c0] : memref<?x?xf16> -> !tile.shared<64x64xf16>
+  // expected-error @+1 {{uses a shared tile that row copies from global memory fill (copy_c6); such a tile is read and written only by tile.copy between it and fragments}}
+  tile.gemm %a, %a, %c : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
+}

@@ -270,6 +270,38 @@ tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
 
 // -----
 
+// From global memory, offsets on the shared side name a row of the tile,
+// filled from column 0 (copy_c6).
+tile.kernel @k(%A: memref<?x?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %a = tile.alloc_shared : !tile.shared<8x1024xf16>
+  // expected-error @+1 {{copy_c6: the row of the shared tile starts at column 0 (a constant)}}
+  tile.copy %A[%c0, %c0] -> %a[%c0, %c8] : memref<?x?xf16> -> !tile.shared<8x1024xf16>
+}
+
+// -----
+
+// No window of a shared tile goes to global memory.
+tile.kernel @k(%A: memref<?x?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %a = tile.alloc_shared : !tile.shared<8x1024xf16>
+  // expected-error @+1 {{copy_c6: a copy to global memory takes the whole shared tile, not a window of it}}
+  tile.copy %a[%c0, %c0] -> %A[%c0, %c0] : !tile.shared<8x1024xf16> -> memref<?x?xf16>
+}
+
+// -----
+
+// A row copy keeps the element type, as every copy into shared memory does.
+tile.kernel @k(%A: memref<?x?xf32>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %a = tile.alloc_shared : !tile.shared<8x1024xf16>
+  // expected-error @+1 {{copy_c4: a copy from global into shared memory keeps the element type; got 'f32' into 'f16'}}
+  tile.copy %A[%c0, %c0] -> %a[%c0, %c0] : memref<?x?xf32> -> !tile.shared<8x1024xf16>
+}
+
+// -----
+
 // Offsets select a window of a shared tile, never of a fragment.
 tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
   %c0 = arith.constant 0 : index

@@ -77,3 +77,16 @@ tile.kernel @prints(%A: memref<?xf16>) grid [1] threads 128 {
   tile.print "acc" %a {block = array<i64: 1, 0>, thread = 5} : !tile.fragment<64x64xf32>
   tile.print "n %" %n : index
 }
+
+// A global row into a row of a shared tile (copy_c6); the whole tile to
+// global memory.
+// CHECK-LABEL: tile.kernel @rows_and_stores
+// CHECK: tile.copy %{{.*}}[%{{.*}}, %{{.*}}] -> %{{.*}}[%{{.*}}, %{{.*}}] : memref<?x?xf16> -> !tile.shared<8x1024xf16>
+// CHECK: tile.copy %{{.*}} -> %{{.*}}[%{{.*}}, %{{.*}}] : !tile.shared<8x1024xf16> -> memref<?x?xf16>
+tile.kernel @rows_and_stores(%X: memref<?x?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c3 = arith.constant 3 : index
+  %s = tile.alloc_shared : !tile.shared<8x1024xf16>
+  tile.copy %X[%c3, %c0] -> %s[%c3, %c0] : memref<?x?xf16> -> !tile.shared<8x1024xf16>
+  tile.copy %s -> %X[%c0, %c0] : !tile.shared<8x1024xf16> -> memref<?x?xf16>
+}

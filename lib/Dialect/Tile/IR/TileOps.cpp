@@ -210,9 +210,15 @@ LogicalResult CopyOp::verify() {
   // A shared tile copied to or from a fragment may take offsets: the
   // fragment is then the window of the tile at them (copy_c5).
   auto isWindow = [&](Type side, Type other, ValueRange offsets) {
-    return isa<SharedType>(side) && isa<FragmentType>(other) &&
+    return isa<SharedType>(side) && isa<FragmentType, MemRefType>(other) &&
            !offsets.empty();
   };
+  // From global memory, offsets on the shared side name one row of the
+  // tile, which the copy fills (copy_c6).
+  bool rowWindow = srcMem && isa<SharedType>(dstType) && !getDestOffsets().empty();
+  if (dstMem && isa<SharedType>(srcType) && !getSourceOffsets().empty())
+    return emitOpError("copy_c6: a copy to global memory takes the whole "
+                       "shared tile, not a window of it");
   auto checkOffsets = [&](Type type, Type other, ValueRange offsets,
                           StringRef side) -> LogicalResult {
     auto mem = dyn_cast<MemRefType>(type);
@@ -234,6 +240,16 @@ LogicalResult CopyOp::verify() {
     return failure();
   bool window = isWindow(srcType, dstType, getSourceOffsets()) ||
                 isWindow(dstType, srcType, getDestOffsets());
+  if (rowWindow) {
+    auto shared = cast<SharedType>(dstType);
+    if (shared.getRank() != 2 || !srcMem.getRank())
+      return emitOpError("copy_c6: a row of a shared tile is filled from "
+                         "global memory only for a 2-d tile, got ")
+             << dstType;
+    if (!matchPattern(getDestOffsets()[1], m_Zero()))
+      return emitOpError("copy_c6: the row of the shared tile starts at "
+                         "column 0 (a constant)");
+  }
   auto srcShaped = cast<ShapedType>(srcType);
   auto dstShaped = cast<ShapedType>(dstType);
   // A tile spans the innermost dimensions of a memref of higher rank.
@@ -251,7 +267,7 @@ LogicalResult CopyOp::verify() {
       failed(verifyCompatibleShape(srcShaped.getShape(), dstShaped.getShape())))
     return emitOpError("copy_c3: tiles of shapes ")
            << srcType << " and " << dstType << " must have the same shape";
-  if (window) {
+  if (window && !rowWindow) {
     ShapedType shared = isa<SharedType>(srcType) ? srcShaped : dstShaped;
     ShapedType fragment = isa<SharedType>(srcType) ? dstShaped : srcShaped;
     for (auto [w, t] : llvm::zip(fragment.getShape(), shared.getShape()))

@@ -374,6 +374,14 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
       reaching past it is undefined behaviour, as an out-of-bounds
       `memref.store` is). This keeps data on chip between passes: a long
       softmax row staged in shared memory chunk by chunk.
+    - copy_c6: from global memory, offsets on the shared side (the second
+      one a constant 0) name one row of a 2-d shared tile, which the copy
+      fills with the tile's width of the memref's innermost dimension at
+      the source offsets (columns past the memref read as zero). It does
+      not wait: on sm_90a the rows are cp.async copies in flight until the
+      tile is next read in place, so a block can ask for a whole softmax row
+      at once. Such a tile is read and written only by copies between it
+      and fragments. No window of a shared tile is copied to global memory.
 
     Example:
     ```mlir
@@ -381,6 +389,7 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
     tile.copy %acc -> %C[%m0, %n0] : !tile.fragment<128x128xf32> -> memref<?x?xf16>
     tile.copy %x -> %row[%k, %c0] : !tile.fragment<1x8192xf32> -> !tile.shared<8x8192xf16>
     tile.copy %c_s -> %C[%m0, %n0] : !tile.shared<128x256xf16> -> memref<?x?xf16>
+    tile.copy %X[%r, %col] -> %row[%k, %c0] : memref<?x?xf16> -> !tile.shared<8x8192xf16>
     ```
   }];
   let arguments = (ins Arg<AnyType, "", [MemRead]>:$source,

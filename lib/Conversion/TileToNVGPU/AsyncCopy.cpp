@@ -1,0 +1,226 @@
+//===- AsyncCopy.cpp - global rows into shared tiles with cp.async --------===//
+//
+// `tile.copy %X[%r, %c] -> %s[%k, 0]` fills row k of a shared tile with the
+// tile's width of X's row r from column c (copy_c6). It does not wait: the
+// threads issue 16-byte cp.async copies (each thread every T-th chunk of
+// the row) and commit them as one group, so that every row a block copies
+// is in flight at once without a register holding it. The tile is read
+// only after a wait (waitAsyncCopies): the first read after the copies,
+// or any read in a loop that also copies into the tile, waits for all of
+// them (cp.async.wait_group 0) and synchronises the block.
+//
+// A chunk lands at its place in the 128-byte swizzled panel layout of
+// every shared tile: row k's 16-byte chunk q of a panel at q ^ (k mod 8).
+// A chunk that reaches past the row's end copies only the bytes inside it
+// and zero-fills the rest (the src-size operand); one that starts before
+// column 0, or a row whose start is not 16-byte aligned, goes element by
+// element with predicated loads instead, so no element outside X is read.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelLowering.h"
+#include "PredicatedAccess.h"
+#include "SM90.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+/// Bytes of one cp.async copy (the only size of its .cg form).
+static constexpr int64_t kChunkBytes = 16;
+
+bool tile::isAsyncRowCopy(CopyOp copy) {
+  return isa<MemRefType>(copy.getSource().getType()) &&
+         isa<SharedType>(copy.getDest().getType()) &&
+         !copy.getDestOffsets().empty();
+}
+
+/// One inline PTX statement with side effects.
+static void emitPtx(OpBuilder &b, Location l, ValueRange operands,
+                    StringRef ptx, StringRef constraints) {
+  LLVM::InlineAsmOp::create(
+      b, l, TypeRange{}, operands, ptx, constraints,
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      ArrayAttr());
+}
+
+LogicalResult KernelLowering::lowerAsyncRowCopy(CopyOp op) {
+  Location l = op.getLoc();
+  const SharedTilePlan &p = sharedTiles.lookup(op.getDest());
+  Value src = map.lookup(op.getSource());
+  auto srcType = cast<MemRefType>(op.getSource().getType());
+  int64_t rank = srcType.getRank();
+  Type elt = srcType.getElementType();
+  int64_t eltBytes = p.eltBytes;
+  int64_t perChunk = kChunkBytes / eltBytes;
+  int64_t chunks = p.cols * eltBytes / kChunkBytes;
+  auto c = [&](int64_t v) { return index(v); };
+  auto i64c = [&](int64_t v) { return i64(v); };
+
+  // Threads may still read the row from before (in program order, or in an
+  // earlier iteration of an enclosing loop).
+  if (sharedTileMayBeRead(op.getDest(), op))
+    gpu::BarrierOp::create(b, l);
+
+  SmallVector<Value> offsets;
+  for (Value v : op.getSourceOffsets())
+    offsets.push_back(map.lookup(v));
+  Value row = map.lookup(op.getDestOffsets()[0]);
+  // The leading offsets select the row; it exists if each is in range.
+  Value rowInside = arith::ConstantIntOp::create(b, l, 1, 1);
+  for (int64_t d = 0; d + 1 < rank; ++d) {
+    Value size = memref::DimOp::create(b, l, src, d);
+    Value inside = arith::AndIOp::create(
+        b, l,
+        arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, offsets[d],
+                              c(0)),
+        arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, offsets[d],
+                              size));
+    rowInside = arith::AndIOp::create(b, l, rowInside, inside);
+  }
+  Value width = memref::DimOp::create(b, l, src, rank - 1);
+  // The address of the row's first element (column `offsets.back()`,
+  // possibly negative: it is only computed, not read) and whether it is
+  // 16-byte aligned, which every chunk then is.
+  Value first = globalAddress(b, l, src, offsets);
+  Type ptrType = first.getType();
+  Value firstInt = LLVM::PtrToIntOp::create(b, l, b.getI64Type(), first);
+  Value aligned = arith::CmpIOp::create(
+      b, l, arith::CmpIPredicate::eq,
+      arith::RemUIOp::create(b, l, firstInt, i64c(kChunkBytes)), i64c(0));
+  Value col0 = offsets.back();
+
+  // Shared byte offset of the row's chunk q: panel, then the swizzled
+  // chunk within the panel's row.
+  Value swizzleRow = arith::RemUIOp::create(b, l, row, c(sm90::kSwizzleAtomRows));
+  Value rowBase = arith::AddIOp::create(
+      b, l, c(p.offset), arith::MulIOp::create(b, l, row, c(sm90::kSwizzleBytes)));
+  int64_t chunksPerPanel = sm90::kSwizzleBytes / kChunkBytes;
+  auto sharedOffset = [&](Value q) {
+    Value panel = arith::DivUIOp::create(b, l, q, c(chunksPerPanel));
+    Value inPanel = arith::XOrIOp::create(
+        b, l, arith::RemUIOp::create(b, l, q, c(chunksPerPanel)), swizzleRow);
+    return arith::AddIOp::create(
+        b, l, rowBase,
+        arith::AddIOp::create(
+            b, l, arith::MulIOp::create(b, l, panel, c(p.panelBytes())),
+            arith::MulIOp::create(b, l, inPanel, c(kChunkBytes))));
+  };
+  auto flatType = MemRefType::get(
+      {p.stageBytes / eltBytes}, elt, MemRefLayoutAttrInterface(),
+      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup));
+  Value flat = memref::ViewOp::create(b, l, flatType, sharedBase, c(0),
+                                      ValueRange{});
+
+  // The global address of the row's chunk q.
+  auto chunkAddress = [&](Value q) -> Value {
+    Value bytes = arith::MulIOp::create(b, l, q, c(kChunkBytes));
+    return LLVM::GEPOp::create(
+        b, l, ptrType, b.getI8Type(), first,
+        ValueRange{arith::IndexCastOp::create(b, l, b.getI64Type(), bytes)});
+  };
+
+  int64_t rounds = llvm::divideCeil(chunks, threads);
+  emitFor(c(0), c(rounds), [&](Value round) {
+    Value q = arith::AddIOp::create(
+        b, l, threadId, arith::MulIOp::create(b, l, round, c(threads)));
+    Value mine = arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, q,
+                                       c(chunks));
+    emitIf(mine, [&] {
+      Value col = arith::AddIOp::create(
+          b, l, col0, arith::MulIOp::create(b, l, q, c(perChunk)));
+      Value dst = sharedOffset(q);
+      Value headInside =
+          arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, col, c(0));
+      Value fast = arith::AndIOp::create(b, l, aligned, headInside);
+      auto ifOp = scf::IfOp::create(b, l, fast, /*withElse=*/true);
+      {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(ifOp.thenYield());
+        // Bytes of the chunk inside the row: (width - col) elements,
+        // clamped to [0, 16]; none when the row itself is outside.
+        Value left = arith::MulIOp::create(
+            b, l, arith::SubIOp::create(b, l, width, col), c(eltBytes));
+        Value bytes = arith::MaxSIOp::create(
+            b, l, arith::MinSIOp::create(b, l, left, c(kChunkBytes)), c(0));
+        bytes = arith::SelectOp::create(b, l, rowInside, bytes, c(0));
+        // With nothing to read, the source is the row's first chunk, an
+        // address that is at least aligned.
+        Value from = chunkAddress(arith::SelectOp::create(
+            b, l,
+            arith::CmpIOp::create(b, l, arith::CmpIPredicate::sgt, bytes, c(0)),
+            q, c(0)));
+        Value to = arith::AddIOp::create(
+            b, l, sharedAddr,
+            arith::IndexCastOp::create(b, l, b.getI64Type(), dst));
+        emitPtx(b, l,
+                ValueRange{to, from,
+                           arith::IndexCastOp::create(b, l, b.getI32Type(),
+                                                      bytes)},
+                "cp.async.cg.shared.global [$0], [$1], 16, $2;", "l,l,r");
+      }
+      {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(ifOp.elseYield());
+        for (int64_t e = 0; e < perChunk; ++e) {
+          Value ce = arith::AddIOp::create(b, l, col, c(e));
+          Value inside = arith::AndIOp::create(
+              b, l, rowInside,
+              arith::AndIOp::create(
+                  b, l,
+                  arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, ce,
+                                        c(0)),
+                  arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, ce,
+                                        width)));
+          Value x = emitPredicatedLoad(b, l, inside, chunkAddress(q),
+                                       e * eltBytes, elt);
+          Value idx = arith::DivUIOp::create(
+              b, l, arith::AddIOp::create(b, l, dst, c(e * eltBytes)),
+              c(eltBytes));
+          memref::StoreOp::create(b, l, x, flat, ValueRange{idx});
+        }
+      }
+    });
+  });
+  emitPtx(b, l, ValueRange{}, "cp.async.commit_group;", "");
+  asyncFilledTiles.insert(op.getDest());
+  return success();
+}
+
+/// Whether `tile` has a reader that runs before `write`: one lowered
+/// already, or one in a loop around `write`.
+bool KernelLowering::sharedTileMayBeRead(Value tile, Operation *write) {
+  return readTiles.contains(tile) ||
+         usedInLoopAround(tile, write, [&](Operation *user) {
+           auto copy = dyn_cast<CopyOp>(user);
+           return user != write && (!copy || copy.getSource() == tile);
+         });
+}
+
+bool KernelLowering::sharedTileRowCopiedWithin(Value tile, Operation *scope) {
+  return llvm::any_of(tile.getUsers(), [&](Operation *user) {
+    auto copy = dyn_cast<CopyOp>(user);
+    return copy && isAsyncRowCopy(copy) && copy.getDest() == tile &&
+           scope->isAncestor(copy);
+  });
+}
+
+void KernelLowering::waitAsyncCopies(Value tile, Operation *reader) {
+  readTiles.insert(tile);
+  bool pending = asyncFilledTiles.contains(tile) ||
+                 usedInLoopAround(tile, reader, [&](Operation *user) {
+                   auto copy = dyn_cast<CopyOp>(user);
+                   return copy && isAsyncRowCopy(copy) &&
+                          copy.getDest() == tile;
+                 });
+  if (!pending)
+    return;
+  emitPtx(b, loc(), ValueRange{}, "cp.async.wait_group 0;", "");
+  gpu::BarrierOp::create(b, loc());
+  asyncFilledTiles.clear(); // every group is complete
+}
