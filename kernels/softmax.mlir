@@ -19,6 +19,10 @@
 //   there: X is read from memory once. Rows of up to 8 chunks (MAXN =
 //   8 COLS - 7, the first chunk's skew included); COLS = 7168 holds a
 //   vocabulary-sized row (50257) in 112 KB, two blocks per multiprocessor.
+//   With ASYNC = true the chunks go from X to the shared tile directly,
+//   all of them in flight at once (row copies, cp.async), and the first
+//   pass reads them from there: a block does not wait for one chunk before
+//   it asks for the next.
 // MINB resident blocks per multiprocessor keep loads in flight. Column masks
 // compare 32-bit values: a 64-bit compare is two instructions per element
 // (2-3% of the time at these sizes).
@@ -33,15 +37,16 @@
 module {
   tile.kernel @softmax(%X: memref<?x?x!tile.param<"T">>, %Y: memref<?x?x!tile.param<"T">>)
       params {ROWS = 2, COLS = 4096, MAXN = 4096, TWO_PASS = false,
-              STAGED = false, MINB = 4, THREADS = 256, T = f16}
+              STAGED = false, ASYNC = false, MINB = 4, THREADS = 256, T = f16}
       space {ROWS = [1, 2, 4, 8, 16, 32],
              COLS = [128, 256, 512, 1024, 2048, 4096, 7168, 8192, 16384],
              MAXN = [128, 256, 512, 1024, 2048, 4096, 7168, 8192, 16384, 32761,
                      57337, 65529, 9223372036854775807],
              TWO_PASS = [false, true], STAGED = [false, true],
+             ASYNC = [false, true],
              MINB = [1, 2, 3, 4], THREADS = [128, 256, 512], T = [f16, bf16]}
       where [(1 - TWO_PASS) * (MAXN - COLS) == 0, TWO_PASS * (ROWS - 1) == 0,
-             STAGED * (1 - TWO_PASS) == 0,
+             STAGED * (1 - TWO_PASS) == 0, ASYNC * (1 - STAGED) == 0,
              TWO_PASS * (1 - STAGED) * (9223372036854775807 - MAXN) == 0,
              STAGED * (MAXN - (8 * COLS - 7)) == 0]
       grid [%X[0] / ROWS] threads THREADS
@@ -53,6 +58,7 @@ module {
     %ccols = tile.param "COLS" : index
     %twopass = tile.param "TWO_PASS" : i1
     %staged = tile.param "STAGED" : i1
+    %async = tile.param "ASYNC" : i1
     %ninf = arith.constant 0xFF800000 : f32
     %zero = arith.constant 0.0 : f32
     %one = arith.constant 1.0 : f32
@@ -77,6 +83,13 @@ module {
       %chunks = arith.ceildivui %span, %ccols : index
       tile.fill %m, %ninf : !tile.fragment<?xf32>, f32
       tile.fill %s, %zero : !tile.fragment<?xf32>, f32
+      scf.if %async {
+        tile.pipelined %k = %c0 to %chunks step %c1 num_stages 1 {
+          %k0 = arith.muli %k, %ccols : index
+          %col0 = arith.subi %k0, %skew : index
+          tile.copy %X[%r0, %col0] -> %row[%k, %c0] : memref<?x?x!tile.param<"T">> -> !tile.shared<8x?x!tile.param<"T">>
+        }
+      }
       tile.pipelined %k = %c0 to %chunks step %c1 num_stages 1 {
         %k0 = arith.muli %k, %ccols : index
         %col0 = arith.subi %k0, %skew : index
@@ -86,9 +99,13 @@ module {
         %first = arith.cmpi eq, %k, %c0 : index
         %lo = arith.select %first, %skew, %c0 : index
         %lo32 = arith.index_cast %lo : index to i32
-        tile.copy %X[%r0, %col0] -> %x : memref<?x?x!tile.param<"T">> -> !tile.fragment<?x?xf32>
-        scf.if %staged {
-          tile.copy %x -> %row[%k, %c0] : !tile.fragment<?x?xf32> -> !tile.shared<8x?x!tile.param<"T">>
+        scf.if %async {
+          tile.copy %row[%k, %c0] -> %x : !tile.shared<8x?x!tile.param<"T">> -> !tile.fragment<?x?xf32>
+        } else {
+          tile.copy %X[%r0, %col0] -> %x : memref<?x?x!tile.param<"T">> -> !tile.fragment<?x?xf32>
+          scf.if %staged {
+            tile.copy %x -> %row[%k, %c0] : !tile.fragment<?x?xf32> -> !tile.shared<8x?x!tile.param<"T">>
+          }
         }
         tile.parallel outs(%x : !tile.fragment<?x?xf32>) attributes {
             indexing_maps = [affine_map<(i, j) -> (i, j)>]} {
