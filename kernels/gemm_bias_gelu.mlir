@@ -1,6 +1,7 @@
 // GEMM with a fused bias + GELU epilogue: C = gelu(A . B + bias), row-major,
 // fp32 accumulation; bias has N elements. The schedule parameters are
-// gemm.mlir's (defaults 128x256 tiles, two warpgroups, 4 TMA stages); the
+// gemm.mlir's (defaults 128x256 tiles, two warpgroups, 3 TMA stages and the
+// epilogue through a staged C tile and TMA stores, TMA_STORE); the
 // bias is loaded into the accumulator's column layout before the main loop
 // (its load latency hides behind the loop) and the epilogue runs on the
 // accumulator registers, so the pre-activation matrix never reaches global
@@ -25,11 +26,11 @@ module {
   tile.kernel @gemm_bias_gelu(%A: memref<?x?x!tile.param<"T">>,
       %B: memref<?x?x!tile.param<"T">>, %bias: memref<?x!tile.param<"T">>,
       %C: memref<?x?x!tile.param<"T">>)
-      params {BM = 128, BN = 256, BK = 64, STAGES = 4, THREADS = 256,
-              ERF = false, T = f16}
+      params {BM = 128, BN = 256, BK = 64, STAGES = 3, THREADS = 256,
+              TMA_STORE = true, ERF = false, T = f16}
       space {BM = [64, 128, 256], BN = [64, 128, 192, 256], BK = [64, 128],
              STAGES = [2, 3, 4, 5, 6], THREADS = [128, 256],
-             T = [f16, bf16]}
+             TMA_STORE = [true, false], T = [f16, bf16]}
       where [BM mod (THREADS floordiv 2) == 0]
       grid [%C[1] / BN, %C[0] / BM] threads THREADS
       requires [%B[0] == %A[1], %C[0] == %A[0], %C[1] == %B[1],
@@ -67,6 +68,7 @@ module {
     %a = tile.alloc_shared [%bm, %bk] : !tile.shared<?x?x!tile.param<"T">>
     %b = tile.alloc_shared [%bk, %bn] : !tile.shared<?x?x!tile.param<"T">>
     %acc = tile.alloc_fragment [%bm, %bn] : !tile.fragment<?x?xf32>
+    %cs = tile.alloc_shared [%bm, %bn] : !tile.shared<?x?x!tile.param<"T">>
     // The bias is loaded before the main loop, so its latency hides behind
     // the loop.
     %bv = tile.alloc_fragment [%bn] : !tile.fragment<?xf32>
@@ -119,7 +121,13 @@ module {
       %g = arith.mulf %y, %phi : f32
       tile.yield %g : f32
     }
-    tile.copy %acc -> %C[%m0, %n0] : !tile.fragment<?x?xf32> -> memref<?x?x!tile.param<"T">>
+    %tma_store = tile.param "TMA_STORE" : i1
+    scf.if %tma_store {
+      tile.copy %acc -> %cs : !tile.fragment<?x?xf32> -> !tile.shared<?x?x!tile.param<"T">>
+      tile.copy %cs -> %C[%m0, %n0] : !tile.shared<?x?x!tile.param<"T">> -> memref<?x?x!tile.param<"T">>
+    } else {
+      tile.copy %acc -> %C[%m0, %n0] : !tile.fragment<?x?xf32> -> memref<?x?x!tile.param<"T">>
+    }
   }
 
   tile.instance @gemm_bias_gelu_f16 = @gemm_bias_gelu {}
