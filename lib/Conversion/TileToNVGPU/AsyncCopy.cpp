@@ -12,7 +12,8 @@
 // A chunk lands at its place in the 128-byte swizzled panel layout of
 // every shared tile: row k's 16-byte chunk q of a panel at q ^ (k mod 8).
 // A chunk that reaches past the row's end copies only the bytes inside it
-// and zero-fills the rest (the src-size operand); one that starts before
+// and zero-fills the rest (the src-size operand; with none to copy, the
+// source address is the memref's first element); one that starts before
 // column 0, or a row whose start is not 16-byte aligned, goes element by
 // element with predicated loads instead, so no element outside X is read.
 //
@@ -94,6 +95,8 @@ LogicalResult KernelLowering::lowerAsyncRowCopy(CopyOp op) {
       b, l, arith::CmpIPredicate::eq,
       arith::RemUIOp::create(b, l, firstInt, i64c(kChunkBytes)), i64c(0));
   Value col0 = offsets.back();
+  Value origin =
+      globalAddress(b, l, src, SmallVector<Value>(rank, c(0)));
 
   // Shared byte offset of the row's chunk q: panel, then the swizzled
   // chunk within the panel's row.
@@ -149,12 +152,12 @@ LogicalResult KernelLowering::lowerAsyncRowCopy(CopyOp op) {
         Value bytes = arith::MaxSIOp::create(
             b, l, arith::MinSIOp::create(b, l, left, c(kChunkBytes)), c(0));
         bytes = arith::SelectOp::create(b, l, rowInside, bytes, c(0));
-        // With nothing to read, the source is the row's first chunk, an
-        // address that is at least aligned.
-        Value from = chunkAddress(arith::SelectOp::create(
+        // With nothing to read, the source is the memref's first element,
+        // an address inside it (the row's may not be: a row past the end).
+        Value from = arith::SelectOp::create(
             b, l,
             arith::CmpIOp::create(b, l, arith::CmpIPredicate::sgt, bytes, c(0)),
-            q, c(0)));
+            chunkAddress(q), origin);
         Value to = arith::AddIOp::create(
             b, l, sharedAddr,
             arith::IndexCastOp::create(b, l, b.getI64Type(), dst));
