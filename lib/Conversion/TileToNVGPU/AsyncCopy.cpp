@@ -223,7 +223,11 @@ void KernelLowering::waitAsyncCopies(Value tile, Operation *reader) {
                  });
   if (!pending)
     return;
-  emitPtx(b, loc(), ValueRange{}, "cp.async.wait_group 0;", "");
+  emitAsyncCopyWait();
   gpu::BarrierOp::create(b, loc());
+}
+
+void KernelLowering::emitAsyncCopyWait() {
+  emitPtx(b, loc(), ValueRange{}, "cp.async.wait_group 0;", "");
   asyncFilledTiles.clear(); // every group is complete
 }

@@ -129,6 +129,8 @@ public:
   /// that `match` accepts: one that runs again before `op`'s next run.
   bool usedInLoopAround(Value v, Operation *op,
                         llvm::function_ref<bool(Operation *)> match);
+  /// Waits, in each thread, for its row copies (cp.async.wait_group 0).
+  void emitAsyncCopyWait();
   /// Whether a row copy into `tile` sits inside `scope`.
   bool sharedTileRowCopiedWithin(Value tile, Operation *scope);
   /// Whether a read of `tile` may run before `write`: lowered already, or

@@ -250,9 +250,13 @@ LogicalResult KernelLowering::emit() {
 
   if (failed(lowerBlock(kernel.getBodyBlock())))
     return failure();
-  // Shared memory must outlive the TMA stores that read it.
+  // Shared memory must outlive the TMA stores that read it, and the row
+  // copies that write it (a copy nothing read yet would otherwise land in
+  // the shared memory of the block that runs next).
   if (!tmaStoreSources.empty())
     emitTmaStoreReadWait(/*sync=*/false);
+  if (!asyncFilledTiles.empty())
+    emitAsyncCopyWait();
   gpu::ReturnOp::create(b, loc());
   return success();
 }

@@ -68,3 +68,18 @@ tile.kernel @same_loop(%X: memref<?x?xf16>, %Y: memref<?x?xf32>) grid [%X[0] / 1
     tile.copy %x -> %Y[%bx, %col] : !tile.fragment<1x512xf32> -> memref<?x?xf32>
   }
 }
+
+// -----
+
+// Row copies that nothing reads are still waited for before the kernel
+// returns: they would otherwise land in the next block's shared memory.
+// CHECK-LABEL: gpu.func @unread
+// CHECK: "cp.async.commit_group;"
+// CHECK-NEXT: "cp.async.wait_group 0;"
+// CHECK-NEXT: gpu.return
+tile.kernel @unread(%X: memref<?x?xf16>) grid [%X[0] / 1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %bx = tile.block_id x
+  %s = tile.alloc_shared : !tile.shared<8x512xf16>
+  tile.copy %X[%bx, %c0] -> %s[%c0, %c0] : memref<?x?xf16> -> !tile.shared<8x512xf16>
+}

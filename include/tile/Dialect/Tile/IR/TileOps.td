@@ -379,8 +379,8 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
       fills with the tile's width of the memref's innermost dimension at
       the source offsets (columns past the memref read as zero). It does
       not wait: on sm_90a the rows are cp.async copies in flight until the
-      tile is next read in place, so a block can ask for a whole softmax row
-      at once. Such a tile is read and written only by copies between it
+      tile is next read in place (or the kernel ends), so a block can ask
+      for a whole softmax row at once. Such a tile is read and written only by copies between it
       and fragments. No window of a shared tile is copied to global memory.
 
     Example:
