@@ -98,13 +98,13 @@ LogicalResult KernelLowering::lowerAsyncRowCopy(CopyOp op) {
   Value origin =
       globalAddress(b, l, src, SmallVector<Value>(rank, c(0)));
 
-  // Shared byte offset of the row's chunk q: panel, then the swizzled
-  // chunk within the panel's row.
-  Value swizzleRow = arith::RemUIOp::create(b, l, row, c(sm90::kSwizzleAtomRows));
-  Value rowBase = arith::AddIOp::create(
-      b, l, c(p.offset), arith::MulIOp::create(b, l, row, c(sm90::kSwizzleBytes)));
+  // Byte offset in the tile of the row's chunk q: its panel, then the
+  // swizzled chunk within the panel's row.
+  Value swizzleRow =
+      arith::RemUIOp::create(b, l, row, c(sm90::kSwizzleAtomRows));
+  Value rowBase = arith::MulIOp::create(b, l, row, c(sm90::kSwizzleBytes));
   int64_t chunksPerPanel = sm90::kSwizzleBytes / kChunkBytes;
-  auto sharedOffset = [&](Value q) {
+  auto offsetInTile = [&](Value q) -> Value {
     Value panel = arith::DivUIOp::create(b, l, q, c(chunksPerPanel));
     Value inPanel = arith::XOrIOp::create(
         b, l, arith::RemUIOp::create(b, l, q, c(chunksPerPanel)), swizzleRow);
@@ -116,9 +116,10 @@ LogicalResult KernelLowering::lowerAsyncRowCopy(CopyOp op) {
   };
   auto flatType = MemRefType::get(
       {p.stageBytes / eltBytes}, elt, MemRefLayoutAttrInterface(),
-      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup));
-  Value flat = memref::ViewOp::create(b, l, flatType, sharedBase, c(0),
-                                      ValueRange{});
+      gpu::AddressSpaceAttr::get(b.getContext(),
+                                 gpu::AddressSpace::Workgroup));
+  Value flat = memref::ViewOp::create(b, l, flatType, sharedBase,
+                                      c(p.offset), ValueRange{});
 
   // The global address of the row's chunk q.
   auto chunkAddress = [&](Value q) -> Value {
@@ -137,7 +138,7 @@ LogicalResult KernelLowering::lowerAsyncRowCopy(CopyOp op) {
     emitIf(mine, [&] {
       Value col = arith::AddIOp::create(
           b, l, col0, arith::MulIOp::create(b, l, q, c(perChunk)));
-      Value dst = sharedOffset(q);
+      Value dst = offsetInTile(q);
       Value headInside =
           arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, col, c(0));
       Value fast = arith::AndIOp::create(b, l, aligned, headInside);
@@ -160,7 +161,9 @@ LogicalResult KernelLowering::lowerAsyncRowCopy(CopyOp op) {
             chunkAddress(q), origin);
         Value to = arith::AddIOp::create(
             b, l, sharedAddr,
-            arith::IndexCastOp::create(b, l, b.getI64Type(), dst));
+            arith::IndexCastOp::create(
+                b, l, b.getI64Type(),
+                arith::AddIOp::create(b, l, dst, c(p.offset))));
         emitPtx(b, l,
                 ValueRange{to, from,
                            arith::IndexCastOp::create(b, l, b.getI32Type(),

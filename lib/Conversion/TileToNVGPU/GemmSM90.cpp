@@ -296,7 +296,8 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
                    llvm::all_of(op.getC().getUsers(), [&](Operation *user) {
                      if (user == op.getOperation() || !loop->isAncestor(user))
                        return true;
-                     Operation *top = loop.getBody().front().findAncestorOpInBlock(*user);
+                     Operation *top =
+                         loop.getBody().front().findAncestorOpInBlock(*user);
                      return isa<scf::IfOp>(top) && op->isBeforeInBlock(top);
                    });
   }

@@ -100,7 +100,8 @@ LogicalResult KernelLowering::lowerPipelined(PipelinedOp op) {
             "iteration");
         diag.attachNote(bad->getLoc())
             << "'" << bad->getName() << "' "
-            << (bad->getNumRegions() ? "holds a region" : "reads or writes memory");
+            << (bad->getNumRegions() ? "holds a region"
+                                     : "reads or writes memory");
         return diag;
       }
 

@@ -215,7 +215,8 @@ LogicalResult CopyOp::verify() {
   };
   // From global memory, offsets on the shared side name one row of the
   // tile, which the copy fills (copy_c6).
-  bool rowWindow = srcMem && isa<SharedType>(dstType) && !getDestOffsets().empty();
+  bool rowWindow =
+      srcMem && isa<SharedType>(dstType) && !getDestOffsets().empty();
   if (dstMem && isa<SharedType>(srcType) && !getSourceOffsets().empty())
     return emitOpError("copy_c6: a copy to global memory takes the whole "
                        "shared tile, not a window of it");
