@@ -39,17 +39,6 @@ bool tile::isAsyncRowCopy(CopyOp copy) {
          !copy.getDestOffsets().empty();
 }
 
-/// One inline PTX statement with side effects.
-static void emitPtx(OpBuilder &b, Location l, ValueRange operands,
-                    StringRef ptx, StringRef constraints) {
-  LLVM::InlineAsmOp::create(
-      b, l, TypeRange{}, operands, ptx, constraints,
-      /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
-      ArrayAttr());
-}
-
 LogicalResult KernelLowering::lowerAsyncRowCopy(CopyOp op) {
   Location l = op.getLoc();
   const SharedTilePlan &p = sharedTiles.lookup(op.getDest());
@@ -72,18 +61,18 @@ LogicalResult KernelLowering::lowerAsyncRowCopy(CopyOp op) {
   for (Value v : op.getSourceOffsets())
     offsets.push_back(map.lookup(v));
   Value row = map.lookup(op.getDestOffsets()[0]);
+  // 0 <= x < size.
+  auto inRange = [&](Value x, Value size) -> Value {
+    return arith::AndIOp::create(
+        b, l, arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, x, c(0)),
+        arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, x, size));
+  };
   // The leading offsets select the row; it exists if each is in range.
   Value rowInside = arith::ConstantIntOp::create(b, l, 1, 1);
-  for (int64_t d = 0; d + 1 < rank; ++d) {
-    Value size = memref::DimOp::create(b, l, src, d);
-    Value inside = arith::AndIOp::create(
-        b, l,
-        arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, offsets[d],
-                              c(0)),
-        arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, offsets[d],
-                              size));
-    rowInside = arith::AndIOp::create(b, l, rowInside, inside);
-  }
+  for (int64_t d = 0; d + 1 < rank; ++d)
+    rowInside = arith::AndIOp::create(
+        b, l, rowInside,
+        inRange(offsets[d], memref::DimOp::create(b, l, src, d)));
   Value width = memref::DimOp::create(b, l, src, rank - 1);
   // The address of the row's first element (column `offsets.back()`,
   // possibly negative: it is only computed, not read) and whether it is
@@ -139,6 +128,7 @@ LogicalResult KernelLowering::lowerAsyncRowCopy(CopyOp op) {
       Value col = arith::AddIOp::create(
           b, l, col0, arith::MulIOp::create(b, l, q, c(perChunk)));
       Value dst = offsetInTile(q);
+      Value from = chunkAddress(q);
       Value headInside =
           arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, col, c(0));
       Value fast = arith::AndIOp::create(b, l, aligned, headInside);
@@ -155,17 +145,17 @@ LogicalResult KernelLowering::lowerAsyncRowCopy(CopyOp op) {
         bytes = arith::SelectOp::create(b, l, rowInside, bytes, c(0));
         // With nothing to read, the source is the memref's first element,
         // an address inside it (the row's may not be: a row past the end).
-        Value from = arith::SelectOp::create(
+        Value source = arith::SelectOp::create(
             b, l,
             arith::CmpIOp::create(b, l, arith::CmpIPredicate::sgt, bytes, c(0)),
-            chunkAddress(q), origin);
+            from, origin);
         Value to = arith::AddIOp::create(
             b, l, sharedAddr,
             arith::IndexCastOp::create(
                 b, l, b.getI64Type(),
                 arith::AddIOp::create(b, l, dst, c(p.offset))));
-        emitPtx(b, l,
-                ValueRange{to, from,
+        inlinePtx(b, l, Type(),
+                ValueRange{to, source,
                            arith::IndexCastOp::create(b, l, b.getI32Type(),
                                                       bytes)},
                 "cp.async.cg.shared.global [$0], [$1], 16, $2;", "l,l,r");
@@ -174,17 +164,10 @@ LogicalResult KernelLowering::lowerAsyncRowCopy(CopyOp op) {
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPoint(ifOp.elseYield());
         for (int64_t e = 0; e < perChunk; ++e) {
-          Value ce = arith::AddIOp::create(b, l, col, c(e));
           Value inside = arith::AndIOp::create(
               b, l, rowInside,
-              arith::AndIOp::create(
-                  b, l,
-                  arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, ce,
-                                        c(0)),
-                  arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, ce,
-                                        width)));
-          Value x = emitPredicatedLoad(b, l, inside, chunkAddress(q),
-                                       e * eltBytes, elt);
+              inRange(arith::AddIOp::create(b, l, col, c(e)), width));
+          Value x = emitPredicatedLoad(b, l, inside, from, e * eltBytes, elt);
           Value idx = arith::DivUIOp::create(
               b, l, arith::AddIOp::create(b, l, dst, c(e * eltBytes)),
               c(eltBytes));
@@ -193,7 +176,7 @@ LogicalResult KernelLowering::lowerAsyncRowCopy(CopyOp op) {
       }
     });
   });
-  emitPtx(b, l, ValueRange{}, "cp.async.commit_group;", "");
+  inlinePtx(b, l, Type(), ValueRange{}, "cp.async.commit_group;", "");
   asyncFilledTiles.insert(op.getDest());
   return success();
 }
@@ -231,6 +214,6 @@ void KernelLowering::waitAsyncCopies(Value tile, Operation *reader) {
 }
 
 void KernelLowering::emitAsyncCopyWait() {
-  emitPtx(b, loc(), ValueRange{}, "cp.async.wait_group 0;", "");
+  inlinePtx(b, loc(), Type(), ValueRange{}, "cp.async.wait_group 0;", "");
   asyncFilledTiles.clear(); // every group is complete
 }

@@ -295,8 +295,7 @@ static void emitOneShotTmaCopy(KernelLowering &k, CopyOp op) {
   auto barType = nvgpu::MBarrierGroupType::get(
       ctx, gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup), 1);
   Value bars = nvgpu::MBarrierCreateOp::create(b, l, barType);
-  Value leader = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
-                                       k.threadId, k.index(0));
+  Value leader = k.isLeader();
   k.emitIf(leader, [&] {
     nvgpu::MBarrierInitOp::create(b, l, bars, k.index(1), k.index(0), Value());
   });
@@ -435,9 +434,7 @@ void KernelLowering::emitTmaStore(CopyOp op) {
   SmallVector<Value> offsets;
   for (Value v : op.getDestOffsets())
     offsets.push_back(map.lookup(v));
-  Value leader = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq,
-                                       threadId, index(0));
-  emitIf(leader, [&] {
+  emitIf(isLeader(), [&] {
     for (int64_t panel = 0; panel < p.cols / p.panelCols; ++panel) {
       Value view = sharedPanelView(op.getSource(), index(0), panel, t.rank);
       // TMA coordinates are innermost first; elements outside the tensor
@@ -468,9 +465,7 @@ bool KernelLowering::tmaStoreMayRead(Value tile, Operation *write) {
 }
 
 void KernelLowering::emitTmaStoreReadWait(bool sync) {
-  Value leader = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq,
-                                       threadId, index(0));
-  emitIf(leader, [&] {
+  emitIf(isLeader(), [&] {
     NVVM::CpAsyncBulkWaitGroupOp::create(b, loc(), b.getI32IntegerAttr(0),
                                          b.getUnitAttr());
   });

@@ -88,6 +88,8 @@ public:
   // ---- Emission helpers, used by the per-op lowerings. ----
   Value index(int64_t v);
   Value i64(int64_t v);
+  /// Whether this thread is thread 0, the one that issues bulk copies.
+  Value isLeader();
   Location loc() { return kernel.getLoc(); }
   /// Emits `scf.if cond { body() }` / `scf.for %i = lb to ub { body(%i) }`
   /// with the builder inside while `body` runs.

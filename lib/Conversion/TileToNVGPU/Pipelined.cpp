@@ -110,14 +110,12 @@ LogicalResult KernelLowering::lowerPipelined(PipelinedOp op) {
   // Row copies still in flight into a tile the body reads but does not
   // copy into again: waited for once, before the loop, instead of at the
   // read in every iteration.
-  for (Value tile : SmallVector<Value>(asyncFilledTiles.begin(),
-                                       asyncFilledTiles.end()))
-    if (!sharedTileRowCopiedWithin(tile, op) &&
-        llvm::any_of(tile.getUsers(),
-                     [&](Operation *user) { return op->isAncestor(user); })) {
-      waitAsyncCopies(tile, op);
-      break; // the wait completes every tile's copies
-    }
+  // One wait completes every tile's copies.
+  const Value *readInLoop = llvm::find_if(asyncFilledTiles, [&](Value tile) {
+    return !sharedTileRowCopiedWithin(tile, op) && usedWithin(tile, op);
+  });
+  if (readInLoop != asyncFilledTiles.end())
+    waitAsyncCopies(*readInLoop, op);
   if (loads.empty()) {
     // Nothing to overlap: a plain serial loop.
     auto loop = scf::ForOp::create(b, l, lb, ub, step);
@@ -143,13 +141,12 @@ LogicalResult KernelLowering::lowerPipelined(PipelinedOp op) {
       ctx, gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup),
       stages);
   Value bars = nvgpu::MBarrierCreateOp::create(b, l, barType);
-  Value isLeader =
-      arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, threadId, index(0));
+  Value leader = isLeader();
   SmallVector<unsigned> usedMaps;
   for (CopyOp copy : loads)
     if (!llvm::is_contained(usedMaps, copyTensorMap.lookup(copy)))
       usedMaps.push_back(copyTensorMap.lookup(copy));
-  emitIf(isLeader, [&] {
+  emitIf(leader, [&] {
     for (int64_t s = 0; s < stages; ++s)
       nvgpu::MBarrierInitOp::create(b, l, bars, index(1), index(s), Value());
     for (unsigned t : usedMaps)
@@ -181,7 +178,7 @@ LogicalResult KernelLowering::lowerPipelined(PipelinedOp op) {
 
   // Prologue: the first min(S, n) iterations.
   LogicalResult status = success();
-  emitIf(isLeader, [&] {
+  emitIf(leader, [&] {
     emitFor(index(0), cStages, [&](Value s) {
       Value live =
           arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, s, numIters);
@@ -222,7 +219,7 @@ LogicalResult KernelLowering::lowerPipelined(PipelinedOp op) {
   Value prev = arith::SubIOp::create(b, l, it, index(lag));
   Value next = arith::AddIOp::create(b, l, prev, cStages);
   Value refill = arith::AndIOp::create(
-      b, l, isLeader,
+      b, l, leader,
       arith::AndIOp::create(
           b, l,
           arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, it,

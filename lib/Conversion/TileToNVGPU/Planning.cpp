@@ -256,10 +256,9 @@ LogicalResult KernelLowering::planSharedTiles() {
   for (Value tile : rowCopyTiles)
     for (Operation *user : tile.getUsers()) {
       auto copy = dyn_cast<CopyOp>(user);
-      if (copy && (isAsyncRowCopy(copy) || (copy.getSource() == tile &&
-                                           !isTmaStore(copy))))
-        continue;
-      if (copy && copy.getDest() == tile && !isTmaLoad(copy))
+      if (copy && (isAsyncRowCopy(copy) ||
+                   isa<FragmentType>(copy.getSource().getType()) ||
+                   isa<FragmentType>(copy.getDest().getType())))
         continue;
       return user->emitOpError(
           "uses a shared tile that row copies from global memory fill "

@@ -43,9 +43,7 @@ Value tile::globalAddress(OpBuilder &b, Location l, Value memref,
                              ValueRange{bytes});
 }
 
-/// One inline PTX statement with side effects (so that LLVM keeps it in
-/// place relative to barriers and other accesses).
-static Value inlinePtx(OpBuilder &b, Location l, Type result,
+Value tile::inlinePtx(OpBuilder &b, Location l, Type result,
                        ValueRange operands, StringRef ptx,
                        StringRef constraints) {
   auto op = LLVM::InlineAsmOp::create(

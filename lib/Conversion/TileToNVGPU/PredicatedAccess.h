@@ -22,6 +22,12 @@ namespace mlir::tile {
 Value globalAddress(OpBuilder &b, Location l, Value memref,
                     ValueRange indices);
 
+/// One inline PTX statement with side effects (so that LLVM keeps it in
+/// place relative to barriers and other accesses); its result, of type
+/// `result`, or none when `result` is null.
+Value inlinePtx(OpBuilder &b, Location l, Type result, ValueRange operands,
+                StringRef ptx, StringRef constraints);
+
 /// Stores `element` (1 to 8 bytes) at `address` + `byteOffset` when `pred`
 /// (i1) holds. The offset is the instruction's immediate (`[a+16]`), so the
 /// registers of one thread share one address register.

@@ -42,6 +42,11 @@ Value KernelLowering::index(int64_t v) {
   return arith::ConstantIndexOp::create(b, loc(), v);
 }
 
+Value KernelLowering::isLeader() {
+  return arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq, threadId,
+                               index(0));
+}
+
 Value KernelLowering::i64(int64_t v) {
   return arith::ConstantIntOp::create(b, loc(), v, 64);
 }

@@ -243,7 +243,7 @@ LogicalResult CopyOp::verify() {
                 isWindow(dstType, srcType, getDestOffsets());
   if (rowWindow) {
     auto shared = cast<SharedType>(dstType);
-    if (shared.getRank() != 2 || !srcMem.getRank())
+    if (shared.getRank() != 2)
       return emitOpError("copy_c6: a row of a shared tile is filled from "
                          "global memory only for a 2-d tile, got ")
              << dstType;
