@@ -101,12 +101,8 @@ int tool_time_in_turns(tool_timing *out, const tool_turn *turns, int count,
     rc = tool_rt_fail("waiting for the timed launches", st);
     goto done;
   }
-  /* ms holds kernel k's rounds at [k * rounds, (k + 1) * rounds). */
-  int *seen = calloc((size_t)count, sizeof *seen);
-  if (!seen) {
-    rc = tool_fail("out of host memory");
-    goto done;
-  }
+  /* ms holds kernel k's rounds at [k * rounds, (k + 1) * rounds); launch
+   * i belongs to round i / count, which runs each kernel once. */
   for (int i = 0; i < launches; ++i) {
     float t;
     if ((st = tile_rt_event_elapsed_ms(&t, events[i], events[i + 1])) !=
@@ -114,10 +110,8 @@ int tool_time_in_turns(tool_timing *out, const tool_turn *turns, int count,
       rc = tool_rt_fail("reading a timing event", st);
       break;
     }
-    int k = owner[i];
-    ms[(size_t)k * rounds + seen[k]++] = t;
+    ms[(size_t)owner[i] * rounds + i / count] = t;
   }
-  free(seen);
   for (int k = 0; rc == 0 && k < count; ++k) {
     double *mine = ms + (size_t)k * rounds;
     out[k].min_ms = out[k].max_ms = mine[0];
