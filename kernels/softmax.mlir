@@ -13,16 +13,22 @@
 //   vector accesses); the first pass keeps the running maximum and sum
 //   (the sum rescaled when the maximum grows), the second reads the row
 //   again (mostly from L2) and writes it scaled.
-// - two passes over a row staged in shared memory (TWO_PASS = STAGED =
-//   true): as above, but the first pass also keeps each chunk, as T, in
-//   row k of an 8 x COLS shared tile, and the second pass reads it from
-//   there: X is read from memory once. Rows of up to 8 chunks (MAXN =
-//   8 COLS - 7, the first chunk's skew included); COLS = 7168 holds a
-//   vocabulary-sized row (50257) in 112 KB, two blocks per multiprocessor.
-//   With ASYNC = true the chunks go from X to the shared tile directly,
-//   all of them in flight at once (row copies, cp.async), and the first
-//   pass reads them from there: a block does not wait for one chunk before
-//   it asks for the next.
+// - a row staged in shared memory (TWO_PASS = STAGED = true): the first
+//   pass keeps each chunk, as T, in row k of an 8 x COLS shared tile, and
+//   the later passes read it from there: X is read from memory once. As
+//   the whole row is at hand, nothing is rescaled online: the first pass
+//   keeps each thread's element-wise maximum, a second pass (over shared
+//   memory) each thread's sums of exponentials, and each ends in one
+//   cross-warp reduction per row; the last pass writes. Only the first
+//   and the last chunk are masked: the first pass writes -inf over their
+//   columns outside the row. Rows of up to 8 chunks (MAXN = 8 COLS - 7,
+//   the first chunk's skew included); COLS = 7168 holds a vocabulary-sized
+//   row (50257) in 112 KB, two blocks per multiprocessor (MINB = 2 keeps
+//   the registers of two blocks within the file). With ASYNC = true the
+//   chunks go from X to the shared tile directly, all of them in flight
+//   at once (row copies, cp.async), and the first pass reads them from
+//   there: a block does not wait for one chunk before it asks for the
+//   next.
 // MINB resident blocks per multiprocessor keep loads in flight. Column masks
 // compare 32-bit values: a 64-bit compare is two instructions per element
 // (2-3% of the time at these sizes).
@@ -62,6 +68,8 @@ module {
     %ninf = arith.constant 0xFF800000 : f32
     %zero = arith.constant 0.0 : f32
     %one = arith.constant 1.0 : f32
+    %log2e = arith.constant 1.44269504 : f32
+    %true = arith.constant true
     %bx = tile.block_id x
     %r0 = arith.muli %bx, %crows : index
     %N = memref.dim %X, %c1 : memref<?x?x!tile.param<"T">>
@@ -69,6 +77,7 @@ module {
     %m = tile.alloc_fragment [%crows] : !tile.fragment<?xf32>
     %mold = tile.alloc_fragment [%crows] : !tile.fragment<?xf32>
     %s = tile.alloc_fragment [%crows] : !tile.fragment<?xf32>
+    %acc = tile.alloc_fragment [%crows, %ccols] : !tile.fragment<?x?xf32>
     // STAGED: the row, one COLS-column chunk per row of the tile.
     %row = tile.alloc_shared [%ccols] : !tile.shared<8x?x!tile.param<"T">>
     scf.if %twopass {
@@ -81,64 +90,131 @@ module {
       %skew = arith.remui %rowstart, %c8 : index
       %span = arith.addi %N, %skew : index
       %chunks = arith.ceildivui %span, %ccols : index
-      tile.fill %m, %ninf : !tile.fragment<?xf32>, f32
-      tile.fill %s, %zero : !tile.fragment<?xf32>, f32
-      scf.if %async {
+      scf.if %staged {
+        // The whole row is kept in shared memory, so its maximum is known
+        // before any exponential: a first pass keeps each thread's
+        // element-wise maximum over the chunks and a second pass the sums
+        // of exp(x - max). One cross-warp reduction each per row, instead
+        // of a maximum, a rescale and a sum per chunk.
+        scf.if %async {
+          tile.pipelined %k = %c0 to %chunks step %c1 num_stages 1 {
+            %k0 = arith.muli %k, %ccols : index
+            %col0 = arith.subi %k0, %skew : index
+            tile.copy %X[%r0, %col0] -> %row[%k, %c0] : memref<?x?x!tile.param<"T">> -> !tile.shared<8x?x!tile.param<"T">>
+          }
+        }
+        // Only the first and the last chunk hold columns outside the row.
+        // The first pass sets those to -inf in the fragment and in the
+        // shared copy, so that neither pass masks the chunks in between.
+        %lastk = arith.subi %chunks, %c1 : index
+        tile.fill %acc, %ninf : !tile.fragment<?x?xf32>, f32
         tile.pipelined %k = %c0 to %chunks step %c1 num_stages 1 {
           %k0 = arith.muli %k, %ccols : index
           %col0 = arith.subi %k0, %skew : index
-          tile.copy %X[%r0, %col0] -> %row[%k, %c0] : memref<?x?x!tile.param<"T">> -> !tile.shared<8x?x!tile.param<"T">>
-        }
-      }
-      tile.pipelined %k = %c0 to %chunks step %c1 num_stages 1 {
-        %k0 = arith.muli %k, %ccols : index
-        %col0 = arith.subi %k0, %skew : index
-        %rest = arith.subi %span, %k0 : index
-        %n = arith.minui %rest, %ccols : index
-        %n32 = arith.index_cast %n : index to i32
-        %first = arith.cmpi eq, %k, %c0 : index
-        %lo = arith.select %first, %skew, %c0 : index
-        %lo32 = arith.index_cast %lo : index to i32
-        scf.if %async {
-          tile.copy %row[%k, %c0] -> %x : !tile.shared<8x?x!tile.param<"T">> -> !tile.fragment<?x?xf32>
-        } else {
-          tile.copy %X[%r0, %col0] -> %x : memref<?x?x!tile.param<"T">> -> !tile.fragment<?x?xf32>
-          scf.if %staged {
+          scf.if %async {
+            tile.copy %row[%k, %c0] -> %x : !tile.shared<8x?x!tile.param<"T">> -> !tile.fragment<?x?xf32>
+          } else {
+            tile.copy %X[%r0, %col0] -> %x : memref<?x?x!tile.param<"T">> -> !tile.fragment<?x?xf32>
+          }
+          %first = arith.cmpi eq, %k, %c0 : index
+          %last = arith.cmpi eq, %k, %lastk : index
+          %edge = arith.ori %first, %last : i1
+          scf.if %edge {
+            %rest = arith.subi %span, %k0 : index
+            %n = arith.minui %rest, %ccols : index
+            %n32 = arith.index_cast %n : index to i32
+            %lo = arith.select %first, %skew, %c0 : index
+            %lo32 = arith.index_cast %lo : index to i32
+            tile.parallel outs(%x : !tile.fragment<?x?xf32>) attributes {
+                indexing_maps = [affine_map<(i, j) -> (i, j)>]} {
+            ^bb0(%v: f32):
+              %j = tile.index 1
+              %j32 = arith.index_cast %j : index to i32
+              %below = arith.cmpi slt, %j32, %n32 : i32
+              %above = arith.cmpi sge, %j32, %lo32 : i32
+              %in = arith.andi %below, %above : i1
+              %w = arith.select %in, %v, %ninf : f32
+              tile.yield %w : f32
+            }
+          }
+          %sync = arith.xori %async, %true : i1
+          %keep = arith.ori %sync, %edge : i1
+          scf.if %keep {
             tile.copy %x -> %row[%k, %c0] : !tile.fragment<?x?xf32> -> !tile.shared<8x?x!tile.param<"T">>
           }
+          tile.parallel ins(%x : !tile.fragment<?x?xf32>) outs(%acc : !tile.fragment<?x?xf32>)
+              attributes {indexing_maps = [affine_map<(i, j) -> (i, j)>,
+                                           affine_map<(i, j) -> (i, j)>]} {
+          ^bb0(%v: f32, %a: f32):
+            %r = arith.maximumf %a, %v : f32
+            tile.yield %r : f32
+          }
         }
-        tile.parallel outs(%x : !tile.fragment<?x?xf32>) attributes {
-            indexing_maps = [affine_map<(i, j) -> (i, j)>]} {
-        ^bb0(%v: f32):
-          %j = tile.index 1
-          %j32 = arith.index_cast %j : index to i32
-          %below = arith.cmpi slt, %j32, %n32 : i32
-          %above = arith.cmpi sge, %j32, %lo32 : i32
-          %in = arith.andi %below, %above : i1
-          %w = arith.select %in, %v, %ninf : f32
-          tile.yield %w : f32
+        tile.reduce max %acc -> %m {dim = 1 : i64, clear} : !tile.fragment<?x?xf32> -> !tile.fragment<?xf32>
+        tile.fill %acc, %zero : !tile.fragment<?x?xf32>, f32
+        tile.pipelined %k = %c0 to %chunks step %c1 num_stages 1 {
+          tile.copy %row[%k, %c0] -> %x : !tile.shared<8x?x!tile.param<"T">> -> !tile.fragment<?x?xf32>
+          // exp(v - m) as 2^(v log2(e) - m log2(e)): one fma and ex2.
+          tile.parallel ins(%m, %x : !tile.fragment<?xf32>, !tile.fragment<?x?xf32>)
+              outs(%acc : !tile.fragment<?x?xf32>) attributes {indexing_maps = [
+                affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>,
+                affine_map<(i, j) -> (i, j)>]} {
+          ^bb0(%mx: f32, %v: f32, %a: f32):
+            %vl = arith.mulf %v, %log2e : f32
+            %ml = arith.mulf %mx, %log2e : f32
+            %d = arith.subf %vl, %ml : f32
+            %e = math.exp2 %d : f32
+            %r = arith.addf %a, %e : f32
+            tile.yield %r : f32
+          }
         }
-        tile.copy %m -> %mold : !tile.fragment<?xf32> -> !tile.fragment<?xf32>
-        tile.reduce max %x -> %m {dim = 1 : i64} : !tile.fragment<?x?xf32> -> !tile.fragment<?xf32>
-        // s = s * exp(m_old - m) + sum(exp(x - m))
-        tile.parallel ins(%mold, %m : !tile.fragment<?xf32>, !tile.fragment<?xf32>)
-            outs(%s : !tile.fragment<?xf32>) attributes {indexing_maps = [
-              affine_map<(i) -> (i)>, affine_map<(i) -> (i)>, affine_map<(i) -> (i)>]} {
-        ^bb0(%mo: f32, %mn: f32, %sv: f32):
-          %d = arith.subf %mo, %mn : f32
-          %e = math.exp %d : f32
-          %r = arith.mulf %sv, %e : f32
-          tile.yield %r : f32
+        tile.reduce sum %acc -> %s {dim = 1 : i64, clear} : !tile.fragment<?x?xf32> -> !tile.fragment<?xf32>
+      } else {
+        tile.fill %m, %ninf : !tile.fragment<?xf32>, f32
+        tile.fill %s, %zero : !tile.fragment<?xf32>, f32
+        tile.pipelined %k = %c0 to %chunks step %c1 num_stages 1 {
+          %k0 = arith.muli %k, %ccols : index
+          %col0 = arith.subi %k0, %skew : index
+          %rest = arith.subi %span, %k0 : index
+          %n = arith.minui %rest, %ccols : index
+          %n32 = arith.index_cast %n : index to i32
+          %first = arith.cmpi eq, %k, %c0 : index
+          %lo = arith.select %first, %skew, %c0 : index
+          %lo32 = arith.index_cast %lo : index to i32
+          tile.copy %X[%r0, %col0] -> %x : memref<?x?x!tile.param<"T">> -> !tile.fragment<?x?xf32>
+          tile.parallel outs(%x : !tile.fragment<?x?xf32>) attributes {
+              indexing_maps = [affine_map<(i, j) -> (i, j)>]} {
+          ^bb0(%v: f32):
+            %j = tile.index 1
+            %j32 = arith.index_cast %j : index to i32
+            %below = arith.cmpi slt, %j32, %n32 : i32
+            %above = arith.cmpi sge, %j32, %lo32 : i32
+            %in = arith.andi %below, %above : i1
+            %w = arith.select %in, %v, %ninf : f32
+            tile.yield %w : f32
+          }
+          tile.copy %m -> %mold : !tile.fragment<?xf32> -> !tile.fragment<?xf32>
+          tile.reduce max %x -> %m {dim = 1 : i64} : !tile.fragment<?x?xf32> -> !tile.fragment<?xf32>
+          // s = s * exp(m_old - m) + sum(exp(x - m))
+          tile.parallel ins(%mold, %m : !tile.fragment<?xf32>, !tile.fragment<?xf32>)
+              outs(%s : !tile.fragment<?xf32>) attributes {indexing_maps = [
+                affine_map<(i) -> (i)>, affine_map<(i) -> (i)>, affine_map<(i) -> (i)>]} {
+          ^bb0(%mo: f32, %mn: f32, %sv: f32):
+            %d = arith.subf %mo, %mn : f32
+            %e = math.exp %d : f32
+            %r = arith.mulf %sv, %e : f32
+            tile.yield %r : f32
+          }
+          tile.parallel ins(%m : !tile.fragment<?xf32>) outs(%x : !tile.fragment<?x?xf32>)
+              attributes {indexing_maps = [affine_map<(i, j) -> (i)>,
+                                           affine_map<(i, j) -> (i, j)>]} {
+          ^bb0(%mx: f32, %v: f32):
+            %d = arith.subf %v, %mx : f32
+            %e = math.exp %d : f32
+            tile.yield %e : f32
+          }
+          tile.reduce sum %x -> %s {dim = 1 : i64} : !tile.fragment<?x?xf32> -> !tile.fragment<?xf32>
         }
-        tile.parallel ins(%m : !tile.fragment<?xf32>) outs(%x : !tile.fragment<?x?xf32>)
-            attributes {indexing_maps = [affine_map<(i, j) -> (i)>,
-                                         affine_map<(i, j) -> (i, j)>]} {
-        ^bb0(%mx: f32, %v: f32):
-          %d = arith.subf %v, %mx : f32
-          %e = math.exp %d : f32
-          tile.yield %e : f32
-        }
-        tile.reduce sum %x -> %s {dim = 1 : i64} : !tile.fragment<?x?xf32> -> !tile.fragment<?xf32>
       }
       tile.parallel outs(%s : !tile.fragment<?xf32>) attributes {
           indexing_maps = [affine_map<(i) -> (i)>]} {
@@ -159,8 +235,10 @@ module {
               affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i)>,
               affine_map<(i, j) -> (i, j)>]} {
         ^bb0(%mx: f32, %inv: f32, %v: f32):
-          %d = arith.subf %v, %mx : f32
-          %e = math.exp %d : f32
+          %vl = arith.mulf %v, %log2e : f32
+          %ml = arith.mulf %mx, %log2e : f32
+          %d = arith.subf %vl, %ml : f32
+          %e = math.exp2 %d : f32
           %r = arith.mulf %e, %inv : f32
           tile.yield %r : f32
         }
