@@ -196,10 +196,21 @@ void tune_cache_store(const tune_request *r, const tune_space *s,
   json_number(&rec, best->ms);
   json_text(&rec, "}, \"seconds\": ");
   json_number(&rec, out->seconds);
+  /* The configurations the kernel's `where` excludes are counted, not
+   * listed: a wide space has tens of thousands of them (softmax: 66564 of
+   * 67392), and every lookup parses the record. */
+  int excluded = 0;
+  for (int i = 0; i < s->n; ++i)
+    excluded += s->c[i].verdict == TUNE_CONSTRAINT;
+  json_text(&rec, ", \"constraint\": ");
+  json_number(&rec, excluded);
   json_text(&rec, ", \"candidates\": [");
+  int listed = 0;
   for (int i = 0; i < s->n; ++i) {
     const tune_candidate *c = &s->c[i];
-    json_text(&rec, i ? ", {\"config\": " : "{\"config\": ");
+    if (c->verdict == TUNE_CONSTRAINT)
+      continue;
+    json_text(&rec, listed++ ? ", {\"config\": " : "{\"config\": ");
     json_string(&rec, c->config);
     json_text(&rec, ", \"verdict\": ");
     json_string(&rec, tune_verdict_name(c->verdict));

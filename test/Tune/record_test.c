@@ -1,0 +1,71 @@
+/* The tuning cache's record as tile-tune writes it (tune_cache_store) and
+ * reads it back (tune_cache_load): every candidate the kernel's `where`
+ * did not exclude is listed with its verdict; the excluded ones are only
+ * counted, so that a wide space keeps a small entry. Usage:
+ * tile-tune-record-test CACHE_DIR; prints what was read back. */
+#include "tune_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void set_text(tool_buffer *b, const char *text, int nul) {
+  b->size = 0;
+  tool_buffer_append(b, text, strlen(text) + (nul ? 1 : 0));
+}
+
+int main(int argc, char **argv) {
+  if (argc != 2) {
+    fprintf(stderr, "usage: %s CACHE_DIR\n", argv[0]);
+    return 2;
+  }
+  tune_request r;
+  tune_request_init(&r);
+  r.kernel = "softmax";
+  r.op = "softmax";
+  r.m = 4096;
+  r.n = 50257;
+  r.cache_dir = argv[1];
+  tune_space s;
+  memset(&s, 0, sizeof s);
+  set_text(&s.source, "module { tile.kernel @softmax ... }", 0);
+  set_text(&s.space_text, "axis COLS=1024,7168\nfixed T=f16\n", 1);
+  tile_rt_device_info gpu;
+  memset(&gpu, 0, sizeof gpu);
+  snprintf(gpu.name, sizeof gpu.name, "NVIDIA H200");
+  gpu.cc_major = 9;
+  gpu.sm_count = 132;
+
+  enum { N = 1003 };
+  static tune_candidate c[N];
+  for (int i = 0; i < N - 3; ++i) {
+    snprintf(c[i].config, sizeof c[i].config, "COLS=%d ROWS=3", i);
+    c[i].verdict = TUNE_CONSTRAINT;
+  }
+  snprintf(c[N - 3].config, sizeof c[0].config, "COLS=1024 ROWS=1");
+  c[N - 3].verdict = TUNE_CONTRACT;
+  snprintf(c[N - 3].message, sizeof c[0].message, "N must be at most 1024");
+  snprintf(c[N - 2].config, sizeof c[0].config, "COLS=7168 ROWS=1");
+  c[N - 2].verdict = TUNE_MEASURED;
+  c[N - 2].ms = 0.25;
+  c[N - 2].finalist = 1;
+  tool_buffer_append(&c[N - 2].image, "cubin", 5);
+  tool_buffer_append(&c[N - 2].kinfo, "kinfo", 5);
+  snprintf(c[N - 1].config, sizeof c[0].config, "COLS=7168 ROWS=2");
+  c[N - 1].verdict = TUNE_SHARED_MEMORY;
+  s.c = c;
+  s.n = N;
+
+  tune_result out;
+  memset(&out, 0, sizeof out);
+  tune_cache_store(&r, &s, &gpu, &c[N - 2], &out);
+  tune_result back;
+  memset(&back, 0, sizeof back);
+  if (!tune_cache_load(&r, &s, &gpu, &back)) {
+    printf("FAIL: the entry just written is not read back\n");
+    return 1;
+  }
+  printf("read back: %s (%.4f ms), cubin %.*s\n", back.best, back.best_ms,
+         (int)back.image.size, back.image.data);
+  tune_result_free(&back);
+  return 0;
+}
