@@ -33,11 +33,13 @@
 // compare 32-bit values: a 64-bit compare is two instructions per element
 // (2-3% of the time at these sizes).
 //
-// Instances, for T = f16 and bf16 (a runner picks the smallest one-pass
-// kernel that fits; each is correct for shorter rows):
+// Instances, for T = f16 and bf16 (a runner picks the smallest kernel
+// that fits; each is correct for shorter rows):
 //   softmax_n1024_T   N <= 1024: 8 rows per block of 256 threads
 //   softmax_n4096_T   N <= 4096: 2 rows per block
 //   softmax_n8192_T   N <= 8192: 1 row per block
+//   softmax_n57337_T  N <= 57337 (vocabulary sizes): a row staged in
+//                     shared memory by row copies, two blocks per SM
 //   softmax_T         any N: two passes over 8192-column chunks
 
 module {
@@ -289,9 +291,11 @@ module {
   tile.instance @softmax_n1024_f16 = @softmax {ROWS = 8, COLS = 1024, MAXN = 1024}
   tile.instance @softmax_n4096_f16 = @softmax {}
   tile.instance @softmax_n8192_f16 = @softmax {ROWS = 1, COLS = 8192, MAXN = 8192, MINB = 3}
+  tile.instance @softmax_n57337_f16 = @softmax {TWO_PASS = true, STAGED = true, ASYNC = true, ROWS = 1, COLS = 7168, MAXN = 57337, MINB = 2}
   tile.instance @softmax_f16 = @softmax {TWO_PASS = true, ROWS = 1, COLS = 8192, MAXN = 9223372036854775807}
   tile.instance @softmax_n1024_bf16 = @softmax {ROWS = 8, COLS = 1024, MAXN = 1024, T = bf16}
   tile.instance @softmax_n4096_bf16 = @softmax {T = bf16}
   tile.instance @softmax_n8192_bf16 = @softmax {ROWS = 1, COLS = 8192, MAXN = 8192, MINB = 3, T = bf16}
+  tile.instance @softmax_n57337_bf16 = @softmax {TWO_PASS = true, STAGED = true, ASYNC = true, ROWS = 1, COLS = 7168, MAXN = 57337, MINB = 2, T = bf16}
   tile.instance @softmax_bf16 = @softmax {TWO_PASS = true, ROWS = 1, COLS = 8192, MAXN = 9223372036854775807, T = bf16}
 }

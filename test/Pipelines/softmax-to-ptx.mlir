@@ -2,18 +2,23 @@
 
 // The softmax kernels compile: 16-byte global loads and stores, butterfly
 // shuffles for the row reductions, barriers only for those across warps,
-// ex2.approx for exp, and 3 or 4 resident blocks asked of the kernels.
+// ex2.approx for exp, and 2, 3 or 4 resident blocks asked of the kernels.
 // CHECK: gpu.binary @tile_kernels
 // CHECK-DAG: .entry softmax_n1024_f16(
 // CHECK-DAG: .entry softmax_n4096_f16(
 // CHECK-DAG: .entry softmax_n8192_f16(
+// CHECK-DAG: .entry softmax_n57337_f16(
 // CHECK-DAG: .entry softmax_f16(
 // CHECK-DAG: .entry softmax_n1024_bf16(
 // CHECK-DAG: .entry softmax_n4096_bf16(
 // CHECK-DAG: .entry softmax_n8192_bf16(
+// CHECK-DAG: .entry softmax_n57337_bf16(
 // CHECK-DAG: .entry softmax_bf16(
 // CHECK-DAG: .minnctapersm 4
 // CHECK-DAG: .minnctapersm 3
+// CHECK-DAG: .minnctapersm 2
+// The staged kernels copy rows into shared memory asynchronously.
+// CHECK-DAG: cp.async.cg.shared.global
 // The column masks compare 32-bit values.
 // CHECK-DAG: setp.{{[a-z]+}}.s32
 // CHECK-DAG: ld.global.v4.b32
