@@ -35,6 +35,8 @@
 //
 // Instances, for T = f16 and bf16 (a runner picks the smallest kernel
 // that fits; each is correct for shorter rows):
+//   softmax_n128_T    N <= 128: 32 rows per block of 128 threads
+//   softmax_n512_T    N <= 512: 4 rows per block of 128 threads
 //   softmax_n1024_T   N <= 1024: 8 rows per block of 256 threads
 //   softmax_n4096_T   N <= 4096: 2 rows per block
 //   softmax_n8192_T   N <= 8192: 1 row per block
@@ -288,11 +290,15 @@ module {
     }
   }
 
+  tile.instance @softmax_n128_f16 = @softmax {ROWS = 32, COLS = 128, MAXN = 128, THREADS = 128}
+  tile.instance @softmax_n512_f16 = @softmax {ROWS = 4, COLS = 512, MAXN = 512, THREADS = 128, MINB = 1}
   tile.instance @softmax_n1024_f16 = @softmax {ROWS = 8, COLS = 1024, MAXN = 1024}
   tile.instance @softmax_n4096_f16 = @softmax {}
   tile.instance @softmax_n8192_f16 = @softmax {ROWS = 1, COLS = 8192, MAXN = 8192, MINB = 3}
   tile.instance @softmax_n57337_f16 = @softmax {TWO_PASS = true, STAGED = true, ASYNC = true, ROWS = 1, COLS = 7168, MAXN = 57337, MINB = 2}
   tile.instance @softmax_f16 = @softmax {TWO_PASS = true, ROWS = 1, COLS = 8192, MAXN = 9223372036854775807}
+  tile.instance @softmax_n128_bf16 = @softmax {ROWS = 32, COLS = 128, MAXN = 128, THREADS = 128, T = bf16}
+  tile.instance @softmax_n512_bf16 = @softmax {ROWS = 4, COLS = 512, MAXN = 512, THREADS = 128, MINB = 1, T = bf16}
   tile.instance @softmax_n1024_bf16 = @softmax {ROWS = 8, COLS = 1024, MAXN = 1024, T = bf16}
   tile.instance @softmax_n4096_bf16 = @softmax {T = bf16}
   tile.instance @softmax_n8192_bf16 = @softmax {ROWS = 1, COLS = 8192, MAXN = 8192, MINB = 3, T = bf16}

@@ -11,8 +11,9 @@ The kernel file holds size-specialised kernels: --kernel sets the default
   --kernel-map 'N<=8192:softmax_n8192_f16'       (any M, N up to 8192)
   --kernel-map '4096x32768:softmax_f16'          (that shape only)
 Exact shapes win over N<= rules; among those the smallest limit wins. The
-default map picks the one-pass kernels softmax_n{1024,4096,8192}_<dtype>
-and, up to 57337 columns, the staged softmax_n57337_<dtype>.
+default map picks the one-pass kernels
+softmax_n{128,512,1024,4096,8192}_<dtype> and, up to 57337 columns, the
+staged softmax_n57337_<dtype>.
 --tuned DIR also runs, per shape, the configuration tile-tune chose and
 wrote with --emit-dir DIR (NAME_MxNx0.cubin, .kinfo and .config; NAME is
 --tuned-kernel, default softmax), checked the same way and timed beside the
@@ -87,7 +88,7 @@ def main(argv=None) -> int:
     if args.kernel_map is None:
         args.kernel_map = ",".join(
             f"N<={n}:softmax_n{n}_{args.dtype}"
-            for n in (1024, 4096, 8192, 57337))
+            for n in (128, 512, 1024, 4096, 8192, 57337))
     pick = parse_kernel_map(args.kernel_map)
 
     b = c.Bench(args)

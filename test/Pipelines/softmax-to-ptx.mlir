@@ -4,11 +4,15 @@
 // shuffles for the row reductions, barriers only for those across warps,
 // ex2.approx for exp, and 2, 3 or 4 resident blocks asked of the kernels.
 // CHECK: gpu.binary @tile_kernels
+// CHECK-DAG: .entry softmax_n128_f16(
+// CHECK-DAG: .entry softmax_n512_f16(
 // CHECK-DAG: .entry softmax_n1024_f16(
 // CHECK-DAG: .entry softmax_n4096_f16(
 // CHECK-DAG: .entry softmax_n8192_f16(
 // CHECK-DAG: .entry softmax_n57337_f16(
 // CHECK-DAG: .entry softmax_f16(
+// CHECK-DAG: .entry softmax_n128_bf16(
+// CHECK-DAG: .entry softmax_n512_bf16(
 // CHECK-DAG: .entry softmax_n1024_bf16(
 // CHECK-DAG: .entry softmax_n4096_bf16(
 // CHECK-DAG: .entry softmax_n8192_bf16(
@@ -17,6 +21,7 @@
 // CHECK-DAG: .minnctapersm 4
 // CHECK-DAG: .minnctapersm 3
 // CHECK-DAG: .minnctapersm 2
+// CHECK-DAG: .maxntid 128, 1, 1
 // The staged kernels copy rows into shared memory asynchronously.
 // CHECK-DAG: cp.async.cg.shared.global
 // The column masks compare 32-bit values.
