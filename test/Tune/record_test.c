@@ -60,12 +60,16 @@ int main(int argc, char **argv) {
   tune_cache_store(&r, &s, &gpu, &c[N - 2], &out);
   tune_result back;
   memset(&back, 0, sizeof back);
-  if (!tune_cache_load(&r, &s, &gpu, &back)) {
+  int found = tune_cache_load(&r, &s, &gpu, &back);
+  if (found)
+    printf("read back: %s (%.4f ms), cubin %.*s\n", back.best, back.best_ms,
+           (int)back.image.size, back.image.data);
+  else
     printf("FAIL: the entry just written is not read back\n");
-    return 1;
-  }
-  printf("read back: %s (%.4f ms), cubin %.*s\n", back.best, back.best_ms,
-         (int)back.image.size, back.image.data);
   tune_result_free(&back);
-  return 0;
+  tool_buffer_free(&c[N - 2].image);
+  tool_buffer_free(&c[N - 2].kinfo);
+  tool_buffer_free(&s.source);
+  tool_buffer_free(&s.space_text);
+  return found ? 0 : 1;
 }
