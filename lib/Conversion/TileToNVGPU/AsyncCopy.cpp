@@ -191,11 +191,15 @@ bool KernelLowering::sharedTileMayBeRead(Value tile, Operation *write) {
          });
 }
 
+/// Whether `user` is a row copy into `tile`.
+static bool rowCopiesInto(Operation *user, Value tile) {
+  auto copy = dyn_cast<CopyOp>(user);
+  return copy && isAsyncRowCopy(copy) && copy.getDest() == tile;
+}
+
 bool KernelLowering::sharedTileRowCopiedWithin(Value tile, Operation *scope) {
   return llvm::any_of(tile.getUsers(), [&](Operation *user) {
-    auto copy = dyn_cast<CopyOp>(user);
-    return copy && isAsyncRowCopy(copy) && copy.getDest() == tile &&
-           scope->isAncestor(copy);
+    return rowCopiesInto(user, tile) && scope->isAncestor(user);
   });
 }
 
@@ -203,9 +207,7 @@ void KernelLowering::waitAsyncCopies(Value tile, Operation *reader) {
   readTiles.insert(tile);
   bool pending = asyncFilledTiles.contains(tile) ||
                  usedInLoopAround(tile, reader, [&](Operation *user) {
-                   auto copy = dyn_cast<CopyOp>(user);
-                   return copy && isAsyncRowCopy(copy) &&
-                          copy.getDest() == tile;
+                   return rowCopiesInto(user, tile);
                  });
   if (!pending)
     return;

@@ -109,8 +109,7 @@ LogicalResult KernelLowering::lowerPipelined(PipelinedOp op) {
   Value step = map.lookup(op.getStep());
   // Row copies still in flight into a tile the body reads but does not
   // copy into again: waited for once, before the loop, instead of at the
-  // read in every iteration.
-  // One wait completes every tile's copies.
+  // read in every iteration (one wait completes every tile's copies).
   const Value *readInLoop = llvm::find_if(asyncFilledTiles, [&](Value tile) {
     return !sharedTileRowCopiedWithin(tile, op) && usedWithin(tile, op);
   });
