@@ -3,15 +3,7 @@
  * did not exclude is listed with its verdict; the excluded ones are only
  * counted, so that a wide space keeps a small entry. Usage:
  * tile-tune-record-test CACHE_DIR; prints what was read back. */
-#include "tune_internal.h"
-
-#include <stdio.h>
-#include <string.h>
-
-static void set_text(tool_buffer *b, const char *text, int nul) {
-  b->size = 0;
-  tool_buffer_append(b, text, strlen(text) + (nul ? 1 : 0));
-}
+#include "tune_test_util.h"
 
 int main(int argc, char **argv) {
   if (argc != 2) {
@@ -29,11 +21,7 @@ int main(int argc, char **argv) {
   memset(&s, 0, sizeof s);
   set_text(&s.source, "module { tile.kernel @softmax ... }", 0);
   set_text(&s.space_text, "axis COLS=1024,7168\nfixed T=f16\n", 1);
-  tile_rt_device_info gpu;
-  memset(&gpu, 0, sizeof gpu);
-  snprintf(gpu.name, sizeof gpu.name, "NVIDIA H200");
-  gpu.cc_major = 9;
-  gpu.sm_count = 132;
+  tile_rt_device_info gpu = fake_h200();
 
   enum { N = 1003 };
   static tune_candidate c[N];

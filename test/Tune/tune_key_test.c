@@ -1,10 +1,7 @@
 /* The tuning cache's key as tile-tune builds it (tune_key_init): every
  * component that changes the answer changes the key. Prints one line per
  * component; a component that leaves the key unchanged says FAIL. */
-#include "tune_internal.h"
-
-#include <stdio.h>
-#include <string.h>
+#include "tune_test_util.h"
 
 static void to_key(MlirStringRef s, void *user) {
   snprintf(user, 65, "%.*s", (int)s.length, s.data);
@@ -19,11 +16,6 @@ static void key_of(char out[65], const tune_request *r, const tune_space *s,
   tune_key_free(&k);
 }
 
-static void set_text(tool_buffer *b, const char *text, int nul) {
-  b->size = 0;
-  tool_buffer_append(b, text, strlen(text) + (nul ? 1 : 0));
-}
-
 int main(void) {
   tune_request base;
   tune_request_init(&base);
@@ -34,12 +26,7 @@ int main(void) {
   memset(&space, 0, sizeof space);
   set_text(&space.source, "module { tile.kernel @gemm ... }", 0);
   set_text(&space.space_text, "axis BM=64,128\nfixed T=f16\n", 1);
-  tile_rt_device_info gpu;
-  memset(&gpu, 0, sizeof gpu);
-  snprintf(gpu.name, sizeof gpu.name, "NVIDIA H200");
-  gpu.cc_major = 9;
-  gpu.sm_count = 132;
-  gpu.driver_version = 13000;
+  tile_rt_device_info gpu = fake_h200();
 
   char k0[65], k1[65];
   key_of(k0, &base, &space, &gpu);
