@@ -73,6 +73,19 @@ static void allowContraction(Operation *op) {
                   op->getContext(), flags | arith::FastMathFlags::contract));
 }
 
+/// Values from outside the body (kernel-level constants, read by `inner` or
+/// by an op nested in its regions, such as an scf.if's branches) come from
+/// the kernel's mapping.
+static void mapOuterValues(Operation &inner, const IRMapping &outer,
+                           IRMapping &local) {
+  inner.walk([&](Operation *nested) {
+    for (Value operand : nested->getOperands())
+      if (!local.contains(operand))
+        if (Value lowered = outer.lookupOrNull(operand))
+          local.map(operand, lowered);
+  });
+}
+
 LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
   Location l = op.getLoc();
   SmallVector<const FragmentStorage *> outs, ins;
@@ -137,11 +150,7 @@ LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
                                   index(layout.regOffset(r)[idx.getDim()])));
         continue;
       }
-      // Values from outside the body come from the kernel's mapping.
-      for (Value operand : inner.getOperands())
-        if (!local.contains(operand))
-          if (Value outer = map.lookupOrNull(operand))
-            local.map(operand, outer);
+      mapOuterValues(inner, map, local);
       if (Value fast = emitFastMath(b, inner, local)) {
         local.map(inner.getResult(0), fast);
         continue;

@@ -21,6 +21,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/Verifier.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace mlir::tile {
@@ -332,6 +333,16 @@ static std::optional<std::string> checkFeatures(StringRef features) {
   return std::nullopt;
 }
 
+/// The function emitted for `kernel` verifies before the kernel goes away,
+/// in every build: an inconsistency of the lowering (a value it left
+/// unmapped, say) is a diagnostic at the kernel, never a crash later on.
+static LogicalResult verifyLowered(KernelOp kernel, gpu::GPUFuncOp func) {
+  if (succeeded(verify(func)))
+    return success();
+  return kernel.emitOpError("was lowered to invalid IR (the error above); "
+                            "this is a bug of convert-tile-to-nvgpu");
+}
+
 namespace {
 struct ConvertTileToNVGPUPass
     : tile::impl::ConvertTileToNVGPUBase<ConvertTileToNVGPUPass> {
@@ -378,7 +389,8 @@ struct ConvertTileToNVGPUPass
       // memory, wgmma shapes) names the bindings that produced it.
       BindingsNote note(kernel);
       KernelLowering lowering(kernel, gpuModule);
-      if (failed(lowering.plan()) || failed(lowering.emit()))
+      if (failed(lowering.plan()) || failed(lowering.emit()) ||
+          failed(verifyLowered(kernel, lowering.func)))
         return signalPassFailure();
       info += lowering.kernelInfo();
       kernel.erase();
