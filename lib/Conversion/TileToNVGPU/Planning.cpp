@@ -47,9 +47,49 @@ static LogicalResult checkElementBytes(KernelOp kernel) {
   return failure(walk.wasInterrupted());
 }
 
+/// The scalars NVPTX computes with: f16, bf16, f32 and f64, and integers of
+/// up to 64 bits. Others (f80, f128, i128, the 8-bit floats) crash or abort
+/// LLVM's instruction selection, or give PTX that ptxas refuses.
+static bool isLoweredScalar(Type t) {
+  if (auto i = dyn_cast<IntegerType>(t))
+    return i.getWidth() <= 64;
+  if (isa<FloatType>(t))
+    return t.isF16() || t.isBF16() || t.isF32() || t.isF64();
+  return true; // not a scalar: its elements are checked on their own
+}
+
+/// Every scalar type in the kernel, alone or as the element of a memref, a
+/// tile or a vector, is one the target computes with.
+static LogicalResult checkScalarTypes(KernelOp kernel) {
+  auto check = [](Operation *op, Type type) -> LogicalResult {
+    WalkResult walk = type.walk([](Type inner) {
+      return isLoweredScalar(inner) ? WalkResult::advance()
+                                    : WalkResult::interrupt();
+    });
+    if (!walk.wasInterrupted())
+      return success();
+    return op->emitOpError("has type ")
+           << type << "; sm_90a computes with f16, bf16, f32, f64 and "
+           << "integers of up to 64 bits";
+  };
+  WalkResult walk = kernel->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    for (Type t : op->getResultTypes())
+      if (failed(check(op, t)))
+        return WalkResult::interrupt();
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          if (failed(check(op, arg.getType())))
+            return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 LogicalResult KernelLowering::plan(int64_t limit) {
   sharedLimit = limit;
-  if (failed(checkElementBytes(kernel)) || failed(planRegions()) || failed(planSharedTiles()) ||
+  if (failed(checkScalarTypes(kernel)) || failed(checkElementBytes(kernel)) ||
+      failed(planRegions()) || failed(planSharedTiles()) ||
       failed(planGemms()) || failed(planFragments()))
     return failure();
   return success();

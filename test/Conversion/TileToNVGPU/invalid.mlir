@@ -292,3 +292,48 @@ tile.kernel @row_copy_gemm(%A: memref<?x?xf16>) grid [1] threads 128 {
   // expected-error @+1 {{uses a shared tile that row copies from global memory fill (copy_c6); such a tile is read and written only by tile.copy between it and fragments}}
   tile.gemm %a, %a, %c : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
 }
+
+// -----
+
+// NVPTX computes with f16, bf16, f32 and f64: an f80 or f128 element would
+// crash its instruction selection or give PTX that ptxas refuses.
+// expected-error @+1 {{has type 'memref<?x?xf80>'; sm_90a computes with f16, bf16, f32, f64 and integers of up to 64 bits}}
+tile.kernel @f80_copy(%A: memref<?x?xf80>, %B: memref<?x?xf80>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %a = tile.alloc_fragment : !tile.fragment<16x128xf80>
+  tile.copy %A[%c0, %c0] -> %a : memref<?x?xf80> -> !tile.fragment<16x128xf80>
+  tile.copy %a -> %B[%c0, %c0] : !tile.fragment<16x128xf80> -> memref<?x?xf80>
+}
+
+// -----
+
+// expected-error @+1 {{has type 'memref<?x?xf128>'; sm_90a computes with}}
+tile.kernel @f128_copy(%A: memref<?x?xf128>, %B: memref<?x?xf128>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %a = tile.alloc_fragment : !tile.fragment<16x128xf128>
+  tile.copy %A[%c0, %c0] -> %a : memref<?x?xf128> -> !tile.fragment<16x128xf128>
+  tile.copy %a -> %B[%c0, %c0] : !tile.fragment<16x128xf128> -> memref<?x?xf128>
+}
+
+// -----
+
+// Inside an element-wise body too.
+tile.kernel @f80_body(%A: memref<?x?xf32>, %B: memref<?x?xf32>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %a = tile.alloc_fragment : !tile.fragment<16x128xf32>
+  tile.copy %A[%c0, %c0] -> %a : memref<?x?xf32> -> !tile.fragment<16x128xf32>
+  tile.parallel outs(%a : !tile.fragment<16x128xf32>) attributes {indexing_maps = [affine_map<(i, j) -> (i, j)>]} {
+  ^bb0(%x: f32):
+    // expected-error @+1 {{has type 'f80'; sm_90a computes with}}
+    %w = arith.extf %x : f32 to f80
+    %y = arith.truncf %w : f80 to f32
+    tile.yield %y : f32
+  }
+  tile.copy %a -> %B[%c0, %c0] : !tile.fragment<16x128xf32> -> memref<?x?xf32>
+}
+
+// -----
+
+// expected-error @+1 {{has type 'memref<?xi128>'; sm_90a computes with}}
+tile.kernel @i128(%A: memref<?xi128>) grid [1] threads 128 {
+}
