@@ -664,3 +664,58 @@ tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
   // expected-error @+1 {{print_c2: `thread` (-1) must not be negative}}
   tile.print "a" %a {thread = -1} : !tile.fragment<64xf32>
 }
+
+// -----
+
+// The body runs in every thread of the block: a write of another dialect
+// would happen once per thread.
+tile.kernel @atomic(%X: memref<?xf32>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %one = arith.constant 1.0 : f32
+  // expected-error @+1 {{kernel_c10: writes memory in a tile.kernel, where it would run once per thread of every block; write through tile operations (tile.copy)}}
+  %old = memref.atomic_rmw addf %one, %X[%c0] : (f32, memref<?xf32>) -> f32
+}
+
+// -----
+
+tile.kernel @store(%X: memref<?xf32>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %one = arith.constant 1.0 : f32
+  // expected-error @+1 {{kernel_c10: writes memory in a tile.kernel}}
+  memref.store %one, %X[%c0] : memref<?xf32>
+}
+
+// -----
+
+// Also inside a branch.
+tile.kernel @store_in_if(%X: memref<?xf32>, %n: i32) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c0_i32 = arith.constant 0 : i32
+  %one = arith.constant 1.0 : f32
+  %p = arith.cmpi eq, %n, %c0_i32 : i32
+  scf.if %p {
+    // expected-error @+1 {{kernel_c10: writes memory in a tile.kernel}}
+    memref.store %one, %X[%c0] : memref<?xf32>
+  }
+}
+
+// -----
+
+// expected-error @+1 {{kernel_c4: argument #0 must be a memref of integers, floats or index, got 'memref<?xvector<4xf16>>'}}
+tile.kernel @vector_elements(%X: memref<?xvector<4xf16>>) grid [1] threads 128 {
+}
+
+// -----
+
+// expected-error @+1 {{kernel_c3: threads (2048) must be a positive multiple of the warp size (32), at most 1024}}
+tile.kernel @too_many_threads(%X: memref<?xf32>) grid [1] threads 2048 {
+}
+
+// -----
+
+tile.kernel @copy_index(%A: memref<?x?xindex>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %a = tile.alloc_fragment : !tile.fragment<16x128xf32>
+  // expected-error @+1 {{copy_c7: the memref holds index, whose width in memory the target decides; copy integers or floats (i64 for an index)}}
+  tile.copy %A[%c0, %c0] -> %a : memref<?x?xindex> -> !tile.fragment<16x128xf32>
+}

@@ -12,6 +12,7 @@
 
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
@@ -367,6 +368,9 @@ static LogicalResult verifyParams(KernelOp op) {
         return op.emitOpError("kernel_c6: parameter '")
                << name << "' must default to an integer, a boolean or a "
                << "type, got " << p.getValue();
+      if (std::optional<std::string> why =
+              checkTypeParamValue(name, p.getValue()))
+        return op.emitOpError("kernel_c6: the default of ") << *why;
     }
   }
   if (std::optional<DictionaryAttr> space = op.getSpace()) {
@@ -443,6 +447,25 @@ std::optional<std::string> tile::checkKernelName(StringRef name) {
   return why;
 }
 
+/// kernel_c10: the body is the code of a whole block, run by each of its
+/// threads; an op of another dialect that writes memory (memref.store,
+/// memref.atomic_rmw, ...) would write once per thread. Tile operations
+/// write on behalf of the block.
+static LogicalResult verifyMemoryWrites(KernelOp kernel) {
+  WalkResult walk = kernel.getBody().walk([&](Operation *op) {
+    if (isa_and_present<TileDialect>(op->getDialect()))
+      return WalkResult::advance();
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if (!effects || !effects.hasEffect<MemoryEffects::Write>())
+      return WalkResult::advance();
+    op->emitOpError("kernel_c10: writes memory in a tile.kernel, where it "
+                    "would run once per thread of every block; write "
+                    "through tile operations (tile.copy)");
+    return WalkResult::interrupt();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 LogicalResult KernelOp::verify() {
   if (std::optional<std::string> why = checkKernelName(getSymName()))
     return emitOpError("kernel_c9: ") << *why;
@@ -466,6 +489,11 @@ LogicalResult KernelOp::verify() {
         return emitOpError("kernel_c4: argument #")
                << i << " must be a memref of rank 1 to " << kMaxArgRank
                << ", got rank " << m.getRank();
+      Type element = m.getElementType();
+      if (!element.isIntOrIndexOrFloat() && !isa<ParamType>(element))
+        return emitOpError("kernel_c4: argument #")
+               << i << " must be a memref of integers, floats or index, got "
+               << t;
       continue;
     }
     if (!t.isInteger(32) && !t.isInteger(64) && !t.isF32())
@@ -495,11 +523,12 @@ LogicalResult KernelOp::verify() {
     return emitOpError("kernel_c5: min_blocks_per_sm (")
            << blocks.getInt() << ") must be at least 1";
   if (auto threads = dyn_cast<IntegerAttr>(getThreads());
-      threads && (threads.getInt() <= 0 || threads.getInt() % kWarpSize != 0))
+      threads && (threads.getInt() <= 0 || threads.getInt() % kWarpSize != 0 ||
+                  threads.getInt() > kMaxBlockThreads))
     return emitOpError("kernel_c3: threads (")
            << threads.getInt()
            << ") must be a positive multiple of the warp size (" << kWarpSize
-           << ")";
+           << "), at most " << kMaxBlockThreads;
   if (std::optional<ArrayAttr> contracts = getContracts())
     for (auto [i, a] : llvm::enumerate(*contracts)) {
       auto c = cast<ContractAttr>(a);
@@ -519,5 +548,7 @@ LogicalResult KernelOp::verify() {
                << what << " is bounded by " << c.getBound()
                << "; expected an integer or a #tile.param";
     }
+  if (failed(verifyMemoryWrites(*this)))
+    return failure();
   return verifyParams(*this);
 }

@@ -207,6 +207,11 @@ LogicalResult CopyOp::verify() {
   if (srcMem && dstMem)
     return emitOpError("copy_c1: at most one side may be a memref; copy "
                        "global memory through a shared or fragment tile");
+  if (MemRefType mem = srcMem ? srcMem : dstMem;
+      mem && mem.getElementType().isIndex())
+    return emitOpError("copy_c7: the memref holds index, whose width in "
+                       "memory the target decides; copy integers or floats "
+                       "(i64 for an index)");
   // A shared tile copied to or from a fragment may take offsets: the
   // fragment is then the window of the tile at them (copy_c5).
   auto isWindow = [&](Type side, Type other, ValueRange offsets) {

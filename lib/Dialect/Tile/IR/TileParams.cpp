@@ -365,6 +365,16 @@ static bool sameValue(Attribute a, Attribute b) {
   return a == b;
 }
 
+std::optional<std::string> tile::checkTypeParamValue(StringRef name,
+                                                    Attribute value) {
+  auto type = dyn_cast<TypeAttr>(value);
+  if (!type || type.getValue().isIntOrFloat())
+    return std::nullopt;
+  return ("type parameter '" + name +
+          "' takes an integer or float element type, got " + describe(value))
+      .str();
+}
+
 std::optional<std::string> tile::checkBinding(KernelOp kernel, StringRef name,
                                               Attribute value) {
   std::optional<DictionaryAttr> params = kernel.getParams();
@@ -383,6 +393,8 @@ std::optional<std::string> tile::checkBinding(KernelOp kernel, StringRef name,
             (declBool ? "true or false" : declInt ? "an integer" : "a type") +
             ", got " + describe(value))
         .str();
+  if (std::optional<std::string> why = checkTypeParamValue(name, value))
+    return why;
   std::optional<DictionaryAttr> space = kernel.getSpace();
   auto candidates =
       space ? dyn_cast_or_null<ArrayAttr>(space->get(name)) : ArrayAttr();

@@ -109,6 +109,53 @@ static LogicalResult substitute(KernelOp kernel, DictionaryAttr bound) {
   return success();
 }
 
+/// Checks one type that specialisation produced, and the types inside it,
+/// with the rules the parser applies to them.
+static LogicalResult verifyType(Operation *op, Type type) {
+  WalkResult walk = type.walk([&](Type inner) {
+    auto emitError = [&] {
+      return op->emitOpError("has type ") << type << ", which is invalid: ";
+    };
+    LogicalResult ok = success();
+    if (auto s = dyn_cast<SharedType>(inner))
+      ok = SharedType::verify(emitError, s.getShape(), s.getElementType());
+    else if (auto f = dyn_cast<FragmentType>(inner))
+      ok = FragmentType::verify(emitError, f.getShape(), f.getElementType());
+    else if (auto m = dyn_cast<MemRefType>(inner))
+      ok = MemRefType::verify(emitError, m.getShape(), m.getElementType(),
+                              m.getLayout(), m.getMemorySpace());
+    else if (auto v = dyn_cast<VectorType>(inner))
+      ok = VectorType::verify(emitError, v.getShape(), v.getElementType(),
+                              v.getScalableDims());
+    return failed(ok) ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
+/// Specialisation builds its types without running their verifiers
+/// (AttrTypeReplacer, ShapedType::clone): a type parameter bound to `index`
+/// or a size bound to 65536 gives a tile type that the parser would refuse,
+/// and the passes after it assume the rules hold. So every type of the
+/// produced kernel is checked here, at the op that holds it.
+static LogicalResult verifyTypes(KernelOp kernel) {
+  WalkResult walk = kernel->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    for (Type t : op->getResultTypes())
+      if (failed(verifyType(op, t)))
+        return WalkResult::interrupt();
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          if (failed(verifyType(op, arg.getType())))
+            return WalkResult::interrupt();
+    WalkResult attrs = op->getAttrDictionary().walk([&](TypeAttr t) {
+      return failed(verifyType(op, t.getValue())) ? WalkResult::interrupt()
+                                                  : WalkResult::advance();
+    });
+    return attrs;
+  });
+  return failure(walk.wasInterrupted());
+}
+
 FailureOr<KernelOp> tile::specializeKernel(KernelOp generic,
                                            DictionaryAttr bindings,
                                            StringRef name, Operation *origin) {
@@ -117,7 +164,8 @@ FailureOr<KernelOp> tile::specializeKernel(KernelOp generic,
   copy.setSymName(name);
   // Every error about the copy says which bindings produced it.
   BindingsNote note(generic.getContext(), origin->getLoc(), name, bindings);
-  if (failed(substitute(copy, bindings)) || failed(verify(copy)))
+  if (failed(substitute(copy, bindings)) || failed(verifyTypes(copy)) ||
+      failed(verify(copy)))
     return failure();
   return copy;
 }

@@ -58,15 +58,20 @@ def Tile_KernelOp : Tile_Op<"kernel", [Symbol, IsolatedFromAbove,
     - kernel_c1: the grid has one to three dimensions.
     - kernel_c2: a grid dimension refers to a memref argument and one of its
       dimensions, and its tile size is positive.
-    - kernel_c3: `threads` is a positive multiple of the warp size (32).
-    - kernel_c4: arguments are memrefs of rank 1 to 5 or i32/i64/f32
-      scalars; the kernel returns nothing.
+    - kernel_c3: `threads` is a positive multiple of the warp size (32), at
+      most 1024 (a block's limit).
+    - kernel_c4: arguments are memrefs of rank 1 to 5 (of integers, floats
+      or index) or i32/i64/f32 scalars; the kernel returns nothing.
     - kernel_c5: `min_blocks_per_sm`, when given, is at least 1. It asks the
       register allocator to leave room for that many resident blocks per
       multiprocessor (memory-bound kernels hide latency with them).
     - kernel_c9: the name is an identifier of 1 to 255 characters (letters,
       digits, `_`, not starting with a digit): it becomes the GPU symbol the
       runtime looks up.
+    - kernel_c10: the body writes memory through tile operations only. It is
+      the code of a whole block, run by each of its threads: an op of another
+      dialect that writes memory (`memref.store`, `memref.atomic_rmw`) would
+      write once per thread.
 
     A parametric kernel declares named parameters with their defaults
     (`params`): integers (and booleans, `i1`) for block sizes, stages,
@@ -79,7 +84,8 @@ def Tile_KernelOp : Tile_Op<"kernel", [Symbol, IsolatedFromAbove,
     on parameters are `?` dimensions given to the allocation.
     `tile-specialize` binds the parameters and makes every size static.
     - kernel_c6: parameters have identifier names and integer or type
-      defaults; each parameter referenced (by the header, `tile.param` or
+      defaults, a type parameter's an integer or float type (it stands for
+      the elements of memrefs and tiles); each parameter referenced (by the header, `tile.param` or
       `!tile.param`) is declared with the right kind.
     - kernel_c7: a `space` entry names a declared parameter and lists
       distinct candidates of its kind, the default among them; each `where`
@@ -382,6 +388,8 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
       tile is next read in place (or the kernel ends), so a block can ask
       for a whole softmax row at once. Such a tile is read and written only by copies between it
       and fragments. No window of a shared tile is copied to global memory.
+    - copy_c7: the memref holds integers or floats, not index (whose width
+      in memory the target decides).
 
     Example:
     ```mlir

@@ -32,6 +32,13 @@ bool isValidParamName(StringRef name);
 /// the GPU symbol), or std::nullopt.
 std::optional<std::string> checkKernelName(StringRef name);
 
+/// Why `value` cannot be the value of the type parameter `name`, if it is a
+/// type that cannot be a tile's element (index, a vector, a memref, ...): a
+/// type parameter stands for the elements of memrefs and tiles, integers or
+/// floats as the tile types require.
+std::optional<std::string> checkTypeParamValue(StringRef name,
+                                               Attribute value);
+
 /// Checks that `value` may be bound to parameter `name` of `kernel`: the
 /// parameter is declared, `value` has its kind (an integer attribute for an
 /// integer or boolean parameter, a type attribute for a type parameter) and
