@@ -13,6 +13,8 @@
  * - on failure, tile_rt_last_error() holds a message for the calling thread
  *   naming the failing CUDA call, its error name and the kernel involved;
  * - handles are opaque; every tile_rt_*_free(NULL) is a no-op;
+ * - what is made from a context keeps it alive: handles may be freed in any
+ *   order (the context is reference-counted, atomically);
  * - handles are not locked: use a context and everything made from it from
  *   one thread at a time (kernel info, being plain data, may be shared);
  * - the library never prints, aborts or exits.
@@ -358,8 +360,12 @@ tile_rt_status tile_rt_device_count(int *out);
 /// NO_DRIVER without a usable driver and NO_DEVICE without such a GPU.
 tile_rt_status tile_rt_context_create(tile_rt_context **out, int ordinal);
 
-/// Releases the primary context. Everything created from `ctx` must be freed
-/// first. NULL is a no-op.
+/// Drops the caller's reference to `ctx`. Each module, stream, event and
+/// device allocation made from it holds a reference too, so they may be freed
+/// before or after it, in any order: the primary context is released (and
+/// the handle freed) when the last of them is. After this call the caller
+/// uses `ctx` only to free its device allocations (tile_rt_mem_free).
+/// NULL is a no-op.
 tile_rt_status tile_rt_context_free(tile_rt_context *ctx);
 
 /// Fills `*out` with the facts about the context's device.
@@ -381,11 +387,13 @@ tile_rt_status tile_rt_context_synchronize(tile_rt_context *ctx,
  *===----------------------------------------------------------------------===*/
 
 /// Allocates `bytes` (> 0) of device memory into `*out` (256-byte aligned);
-/// the caller owns it and frees it with tile_rt_mem_free.
+/// the caller owns it and frees it with tile_rt_mem_free. The allocation
+/// keeps `ctx` alive until then (see tile_rt_context_free).
 tile_rt_status tile_rt_mem_alloc(tile_rt_deviceptr *out, tile_rt_context *ctx,
                                  size_t bytes);
 
-/// Frees memory from tile_rt_mem_alloc. A 0 pointer is a no-op.
+/// Frees memory from tile_rt_mem_alloc on `ctx`, dropping the allocation's
+/// reference to `ctx`. A 0 pointer is a no-op.
 tile_rt_status tile_rt_mem_free(tile_rt_context *ctx, tile_rt_deviceptr ptr);
 
 /// Copies `bytes` from host `src` to device `dst`.
@@ -422,7 +430,8 @@ tile_rt_status tile_rt_mem_set32(tile_rt_context *ctx, tile_rt_deviceptr dst,
 /// (legacy) stream, which the runtime's streams synchronise with.
 typedef struct tile_rt_stream tile_rt_stream;
 
-/// Creates a stream on `ctx` into `*out`; the caller owns it.
+/// Creates a stream on `ctx` into `*out`; the caller owns it. It keeps
+/// `ctx` alive until freed.
 tile_rt_status tile_rt_stream_create(tile_rt_stream **out,
                                      tile_rt_context *ctx);
 
@@ -443,7 +452,8 @@ tile_rt_status tile_rt_stream_synchronize(tile_rt_context *ctx,
 /// A CUDA event with timing.
 typedef struct tile_rt_event tile_rt_event;
 
-/// Creates an event on `ctx` into `*out`; the caller owns it.
+/// Creates an event on `ctx` into `*out`; the caller owns it. It keeps
+/// `ctx` alive until freed.
 tile_rt_status tile_rt_event_create(tile_rt_event **out, tile_rt_context *ctx);
 
 /// Destroys `event`. NULL is a no-op.
@@ -474,7 +484,8 @@ typedef struct tile_rt_kernel tile_rt_kernel;
 
 /// Loads a module from `image` (`image_size` bytes of cubin, or PTX text for
 /// the driver to JIT; copied, so the caller keeps ownership) and parses
-/// `kinfo` (`kinfo_len` bytes of kernel info text). The caller owns `*out`.
+/// `kinfo` (`kinfo_len` bytes of kernel info text). The caller owns `*out`,
+/// which keeps `ctx` alive until freed.
 /// A parse failure is TILE_RT_ERROR_PARSE; a driver rejection (with the JIT
 /// log when there is one) TILE_RT_ERROR_CUDA.
 tile_rt_status tile_rt_module_load(tile_rt_module **out, tile_rt_context *ctx,

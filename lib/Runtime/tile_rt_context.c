@@ -105,6 +105,7 @@ tile_rt_status tile_rt_context_create(tile_rt_context **out, int ordinal) {
   if (!ctx)
     return rt_error(TILE_RT_ERROR_OUT_OF_MEMORY, "out of host memory");
   ctx->cu = cu;
+  atomic_init(&ctx->refs, 1);
   r = cu->cuDeviceGet(&ctx->device, ordinal);
   if (r != CUDA_SUCCESS) {
     free(ctx);
@@ -129,8 +130,12 @@ tile_rt_status tile_rt_context_create(tile_rt_context **out, int ordinal) {
   return TILE_RT_SUCCESS;
 }
 
-tile_rt_status tile_rt_context_free(tile_rt_context *ctx) {
-  if (!ctx)
+void rt_context_retain(tile_rt_context *ctx) {
+  atomic_fetch_add_explicit(&ctx->refs, 1, memory_order_relaxed);
+}
+
+tile_rt_status rt_context_release(tile_rt_context *ctx) {
+  if (atomic_fetch_sub_explicit(&ctx->refs, 1, memory_order_acq_rel) != 1)
     return TILE_RT_SUCCESS;
   CUresult r = ctx->cu->cuDevicePrimaryCtxRelease(ctx->device);
   int ordinal = ctx->info.ordinal;
@@ -138,6 +143,12 @@ tile_rt_status tile_rt_context_free(tile_rt_context *ctx) {
   if (r != CUDA_SUCCESS)
     return rt_cuda_error(r, "cuDevicePrimaryCtxRelease", "device %d", ordinal);
   return TILE_RT_SUCCESS;
+}
+
+tile_rt_status tile_rt_context_free(tile_rt_context *ctx) {
+  if (!ctx)
+    return TILE_RT_SUCCESS;
+  return rt_context_release(ctx);
 }
 
 tile_rt_status tile_rt_context_device_info(tile_rt_device_info *out,

@@ -14,6 +14,8 @@
  * nothing links libcuda. */
 #include <cuda.h>
 
+#include <stdatomic.h>
+
 /// Returns from the enclosing function when `x` is not TILE_RT_SUCCESS.
 #define RT_TRY(x)                                                              \
   do {                                                                         \
@@ -126,8 +128,14 @@ struct tile_rt_context {
   CUdevice device;
   CUcontext context;
   tile_rt_device_info info;
-  /// The kernel most recently launched, named in watchdog messages.
-  const char *last_kernel;
+  /// The caller's reference (until tile_rt_context_free) plus one per
+  /// module, stream, event and device allocation made from the context:
+  /// the primary context is released, and the handle freed, at zero, so
+  /// that the handles may be freed in any order.
+  atomic_int refs;
+  /// The kernel most recently launched, named in watchdog messages (a copy:
+  /// its module may be gone by then).
+  char last_kernel[TILE_RT_MAX_NAME + 1];
 };
 
 struct tile_rt_stream {
@@ -156,6 +164,13 @@ struct tile_rt_module {
 
 /// Makes `ctx` current on this thread (cheap when it already is).
 tile_rt_status rt_bind(tile_rt_context *ctx);
+
+/// Takes a reference to `ctx` for a handle made from it.
+void rt_context_retain(tile_rt_context *ctx);
+
+/// Drops a reference to `ctx`; the last one releases the primary context
+/// and frees `ctx` (the status is that of cuDevicePrimaryCtxRelease).
+tile_rt_status rt_context_release(tile_rt_context *ctx);
 
 /*===--- Tensor maps (tile_rt_tensormap.c) --------------------------------===*/
 

@@ -83,6 +83,15 @@ static tile_rt_status rt_marshal(rt_params *p, const rt_driver *cu,
   return TILE_RT_SUCCESS;
 }
 
+/* Names the launched kernel in later watchdog messages. */
+static void rt_note_last_kernel(tile_rt_context *ctx, const char *name) {
+  size_t n = strlen(name);
+  if (n > TILE_RT_MAX_NAME)
+    n = TILE_RT_MAX_NAME;
+  memcpy(ctx->last_kernel, name, n);
+  ctx->last_kernel[n] = '\0';
+}
+
 tile_rt_status tile_rt_launch(tile_rt_kernel *kernel, const tile_rt_arg *args,
                               int nargs, tile_rt_stream *stream) {
   if (!kernel)
@@ -113,6 +122,6 @@ tile_rt_status tile_rt_launch(tile_rt_kernel *kernel, const tile_rt_arg *args,
                          "smem %u)",
                          desc->name, grid[0], grid[1], grid[2], desc->block[0],
                          desc->block[1], desc->block[2], desc->smem);
-  ctx->last_kernel = desc->name;
+  rt_note_last_kernel(ctx, desc->name);
   return TILE_RT_SUCCESS;
 }

@@ -26,6 +26,7 @@ tile_rt_status tile_rt_mem_alloc(tile_rt_deviceptr *out, tile_rt_context *ctx,
   CUresult r = ctx->cu->cuMemAlloc(&p, bytes);
   if (r != CUDA_SUCCESS)
     return rt_cuda_error(r, "cuMemAlloc", "allocating %zu bytes", bytes);
+  rt_context_retain(ctx); /* until the allocation is freed */
   *out = (tile_rt_deviceptr)p;
   return TILE_RT_SUCCESS;
 }
@@ -38,7 +39,7 @@ tile_rt_status tile_rt_mem_free(tile_rt_context *ctx, tile_rt_deviceptr ptr) {
   if (r != CUDA_SUCCESS)
     return rt_cuda_error(r, "cuMemFree", "freeing 0x%llx",
                          (unsigned long long)ptr);
-  return TILE_RT_SUCCESS;
+  return rt_context_release(ctx);
 }
 
 tile_rt_status tile_rt_mem_htod(tile_rt_context *ctx, tile_rt_deviceptr dst,

@@ -72,6 +72,7 @@ tile_rt_status tile_rt_module_load(tile_rt_module **out, tile_rt_context *ctx,
     free(m);
     return st;
   }
+  rt_context_retain(ctx);
   *out = m;
   return TILE_RT_SUCCESS;
 }
@@ -85,10 +86,12 @@ tile_rt_status tile_rt_module_free(tile_rt_module *module) {
     if (r != CUDA_SUCCESS)
       st = rt_cuda_error(r, "cuModuleUnload", NULL);
   }
+  tile_rt_context *ctx = module->ctx;
   tile_rt_kernel_info_free(module->info);
   free(module->kernels);
   free(module);
-  return st;
+  tile_rt_status released = rt_context_release(ctx);
+  return st != TILE_RT_SUCCESS ? st : released;
 }
 
 tile_rt_status tile_rt_module_kernel_info(const tile_rt_kernel_info **out,

@@ -16,7 +16,7 @@
 #define RT_POLL_MAX_S 1e-3
 
 static const char *rt_last_kernel(const tile_rt_context *ctx) {
-  return ctx->last_kernel ? ctx->last_kernel : "(none)";
+  return ctx->last_kernel[0] ? ctx->last_kernel : "(none)";
 }
 
 /* Polls until `event` (or else `stream`) is done, at most `timeout_s`. */
@@ -67,6 +67,7 @@ tile_rt_status tile_rt_stream_create(tile_rt_stream **out,
     return rt_cuda_error(r, "cuStreamCreate", NULL);
   }
   s->ctx = ctx;
+  rt_context_retain(ctx);
   *out = s;
   return TILE_RT_SUCCESS;
 }
@@ -80,8 +81,10 @@ tile_rt_status tile_rt_stream_free(tile_rt_stream *stream) {
     if (r != CUDA_SUCCESS)
       st = rt_cuda_error(r, "cuStreamDestroy", NULL);
   }
+  tile_rt_context *ctx = stream->ctx;
   free(stream);
-  return st;
+  tile_rt_status released = rt_context_release(ctx);
+  return st != TILE_RT_SUCCESS ? st : released;
 }
 
 tile_rt_status tile_rt_stream_native(void **out, tile_rt_stream *stream) {
@@ -148,6 +151,7 @@ tile_rt_status tile_rt_event_create(tile_rt_event **out, tile_rt_context *ctx) {
     return rt_cuda_error(r, "cuEventCreate", NULL);
   }
   e->ctx = ctx;
+  rt_context_retain(ctx);
   *out = e;
   return TILE_RT_SUCCESS;
 }
@@ -161,8 +165,10 @@ tile_rt_status tile_rt_event_free(tile_rt_event *event) {
     if (r != CUDA_SUCCESS)
       st = rt_cuda_error(r, "cuEventDestroy", NULL);
   }
+  tile_rt_context *ctx = event->ctx;
   free(event);
-  return st;
+  tile_rt_status released = rt_context_release(ctx);
+  return st != TILE_RT_SUCCESS ? st : released;
 }
 
 tile_rt_status tile_rt_event_record(tile_rt_event *event,

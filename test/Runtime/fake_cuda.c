@@ -12,6 +12,7 @@
 #include "fake_cuda.h"
 
 #include <cuda.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,12 +33,20 @@ static float clock_ms;
 static size_t expected_size[FAKE_CUDA_MAX_PARAMS];
 static int expected_count;
 static fake_cuda_launch last;
+/* The primary context's lifetime: retains not yet released, and what lives
+ * in it. A call that needs the context after its last release is counted
+ * (and fails), so that tests see a wrong free order even where it does not
+ * crash. */
+static int primary_refs;
+static int live_modules, live_allocations, live_streams, live_events;
+static int calls_after_release;
 
 /* The controls (see fake_cuda.h), declared here for -Wmissing-prototypes. */
 FAKE_EXPORT void fake_cuda_expect_params(const size_t *sizes, int n);
 FAKE_EXPORT const fake_cuda_launch *fake_cuda_last_launch(void);
 FAKE_EXPORT void fake_cuda_set_hang(int h);
 FAKE_EXPORT void fake_cuda_fail_next_launch(int result);
+FAKE_EXPORT void fake_cuda_lifetime(fake_cuda_lifetime_counts *out);
 
 FAKE_EXPORT void fake_cuda_expect_params(const size_t *sizes, int n) {
   expected_count = n < FAKE_CUDA_MAX_PARAMS ? n : FAKE_CUDA_MAX_PARAMS;
@@ -50,6 +59,35 @@ FAKE_EXPORT void fake_cuda_set_hang(int h) { hang = h; }
 FAKE_EXPORT void fake_cuda_fail_next_launch(int result) {
   fail_next_launch = result;
 }
+FAKE_EXPORT void fake_cuda_lifetime(fake_cuda_lifetime_counts *out) {
+  out->primary_refs = primary_refs;
+  out->modules = live_modules;
+  out->allocations = live_allocations;
+  out->streams = live_streams;
+  out->events = live_events;
+  out->calls_after_release = calls_after_release;
+}
+
+/* With $FAKE_CUDA_REPORT_AT_EXIT set, the counts when the process exits
+ * (after an interpreter's shutdown, say) go to stderr. */
+__attribute__((destructor)) static void fake_cuda_report_at_exit(void) {
+  if (!getenv("FAKE_CUDA_REPORT_AT_EXIT"))
+    return;
+  fprintf(stderr,
+          "fake-cuda at exit: primary refs %d, modules %d, allocations %d, "
+          "streams %d, events %d, calls after release %d\n",
+          primary_refs, live_modules, live_allocations, live_streams,
+          live_events, calls_after_release);
+}
+
+/* Fails the calling entry point when the primary context is released. */
+#define FAKE_NEED_CONTEXT()                                                    \
+  do {                                                                         \
+    if (primary_refs == 0) {                                                   \
+      ++calls_after_release;                                                   \
+      return CUDA_ERROR_CONTEXT_IS_DESTROYED;                                  \
+    }                                                                          \
+  } while (0)
 
 /*===--- Errors -----------------------------------------------------------===*/
 
@@ -74,6 +112,8 @@ static const struct {
      "an illegal memory access was encountered"},
     {CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES, "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES",
      "too many resources requested for launch"},
+    {CUDA_ERROR_CONTEXT_IS_DESTROYED, "CUDA_ERROR_CONTEXT_IS_DESTROYED",
+     "context is destroyed"},
 };
 
 FAKE_EXPORT CUresult cuGetErrorName(CUresult e, const char **s) {
@@ -184,17 +224,22 @@ FAKE_EXPORT CUresult cuDevicePrimaryCtxRetain(CUcontext *c, CUdevice d) {
   FAKE_NEED_INIT();
   (void)d;
   *c = (CUcontext)&fake_context_storage;
+  ++primary_refs;
   return CUDA_SUCCESS;
 }
 
 FAKE_EXPORT CUresult cuDevicePrimaryCtxRelease(CUdevice d) {
   (void)d;
+  FAKE_NEED_CONTEXT();
+  --primary_refs;
   return CUDA_SUCCESS;
 }
 
 FAKE_EXPORT CUresult cuCtxSetCurrent(CUcontext c) {
-  return c == (CUcontext)&fake_context_storage ? CUDA_SUCCESS
-                                               : CUDA_ERROR_INVALID_VALUE;
+  if (c != (CUcontext)&fake_context_storage)
+    return CUDA_ERROR_INVALID_VALUE;
+  FAKE_NEED_CONTEXT();
+  return CUDA_SUCCESS;
 }
 
 FAKE_EXPORT CUresult cuCtxSynchronize(void) {
@@ -224,7 +269,9 @@ FAKE_EXPORT CUresult cuModuleLoadDataEx(CUmodule *m, const void *image,
         strcpy(values[i], "ptxas fatal: not a FAKECUBIN image");
     return CUDA_ERROR_INVALID_IMAGE;
   }
+  FAKE_NEED_CONTEXT();
   fake_module *fm = calloc(1, sizeof *fm);
+  ++live_modules;
   const char *at = text + 9;
   while (*at == ' ' && fm->count < 16) {
     ++at;
@@ -243,6 +290,8 @@ FAKE_EXPORT CUresult cuModuleLoadDataEx(CUmodule *m, const void *image,
 }
 
 FAKE_EXPORT CUresult cuModuleUnload(CUmodule m) {
+  FAKE_NEED_CONTEXT();
+  --live_modules;
   free(m);
   return CUDA_SUCCESS;
 }
@@ -378,16 +427,20 @@ FAKE_EXPORT CUresult cuTensorMapEncodeTiled(
 #define FAKE_MAX_ALLOC ((size_t)1 << 36)
 
 FAKE_EXPORT CUresult cuMemAlloc(CUdeviceptr *p, size_t n) {
+  FAKE_NEED_CONTEXT();
   if (n > FAKE_MAX_ALLOC)
     return CUDA_ERROR_OUT_OF_MEMORY;
   void *m = aligned_alloc(256, (n + 255) / 256 * 256);
   if (!m)
     return CUDA_ERROR_OUT_OF_MEMORY;
   *p = (CUdeviceptr)(uintptr_t)m;
+  ++live_allocations;
   return CUDA_SUCCESS;
 }
 
 FAKE_EXPORT CUresult cuMemFree(CUdeviceptr p) {
+  FAKE_NEED_CONTEXT();
+  --live_allocations;
   free((void *)(uintptr_t)p);
   return CUDA_SUCCESS;
 }
@@ -433,12 +486,16 @@ static int fake_streams;
 
 FAKE_EXPORT CUresult cuStreamCreate(CUstream *s, unsigned int flags) {
   (void)flags;
+  FAKE_NEED_CONTEXT();
   *s = (CUstream)&fake_stream_storage[fake_streams++ % 8];
+  ++live_streams;
   return CUDA_SUCCESS;
 }
 
 FAKE_EXPORT CUresult cuStreamDestroy(CUstream s) {
   (void)s;
+  FAKE_NEED_CONTEXT();
+  --live_streams;
   return CUDA_SUCCESS;
 }
 
@@ -454,11 +511,15 @@ typedef struct fake_event {
 
 FAKE_EXPORT CUresult cuEventCreate(CUevent *e, unsigned int flags) {
   (void)flags;
+  FAKE_NEED_CONTEXT();
   *e = (CUevent)calloc(1, sizeof(fake_event));
+  ++live_events;
   return CUDA_SUCCESS;
 }
 
 FAKE_EXPORT CUresult cuEventDestroy(CUevent e) {
+  FAKE_NEED_CONTEXT();
+  --live_events;
   free(e);
   return CUDA_SUCCESS;
 }

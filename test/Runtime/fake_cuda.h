@@ -49,7 +49,25 @@ typedef struct fake_cuda_launch {
  *   cuCtxSynchronize fails with CUDA_ERROR_ILLEGAL_ADDRESS.
  * void fake_cuda_fail_next_launch(int result);
  *   Makes the next cuLaunchKernel fail with `result`.
+ * void fake_cuda_lifetime(fake_cuda_lifetime_counts *out);
+ *   What is alive now (see below). Once the primary context's retains are
+ *   all released, the calls that need it (set current, load and unload,
+ *   allocate and free, streams, events) fail with
+ *   CUDA_ERROR_CONTEXT_IS_DESTROYED and are counted.
+ *
+ * With $FAKE_CUDA_REPORT_AT_EXIT set, the same counts go to stderr when the
+ * process exits: "fake-cuda at exit: primary refs 0, modules 0, ...".
  */
+
+/// The lifetime counts of fake_cuda_lifetime.
+typedef struct fake_cuda_lifetime_counts {
+  int primary_refs; ///< cuDevicePrimaryCtxRetain calls not yet released.
+  int modules;      ///< Loaded, not unloaded.
+  int allocations;  ///< cuMemAlloc'd, not freed.
+  int streams;
+  int events;
+  int calls_after_release; ///< Calls made on the released context.
+} fake_cuda_lifetime_counts;
 
 /* A tensor map the fake encodes: 16 words holding its operands. */
 enum {
