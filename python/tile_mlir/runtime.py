@@ -2,7 +2,10 @@
 
 Every handle (Runtime, Module, Stream, Event, DeviceBuffer) is a context
 manager and is also freed when garbage collected; closing a Runtime closes
-what was made from it first.
+what was made from it first. What is made from a handle keeps it alive (a
+Kernel its Module, a Module, buffer, stream or event its Runtime, a view its
+DeviceBuffer), so handles dropped in any order, or left to interpreter
+shutdown, are freed correctly.
 """
 
 from __future__ import annotations
@@ -10,8 +13,7 @@ from __future__ import annotations
 import ctypes
 import operator
 import sys
-import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from . import _ffi
@@ -64,13 +66,15 @@ class MemRef:
 
     `sizes` and `strides` are in elements, outermost first; `strides`
     defaults to the dense row-major ones. `dtype` is a KernelABI.md name
-    ("f16", ...) or a torch dtype.
+    ("f16", ...) or a torch dtype. `owner` is what holds the memory (the
+    DeviceBuffer or tensor it views): the view keeps it alive.
     """
 
     ptr: int
     dtype: Any
     sizes: Sequence[int]
     strides: Sequence[int] | None = None
+    owner: Any = field(default=None, repr=False, compare=False)
 
     def __post_init__(self):
         object.__setattr__(self, "sizes", tuple(int(s) for s in self.sizes))
@@ -94,7 +98,7 @@ class MemRef:
             raise TypeError(f"expected a CUDA tensor, got one on "
                             f"{getattr(tensor, 'device', '?')}")
         return cls(tensor.data_ptr(), tensor.dtype, tuple(tensor.shape),
-                   tuple(tensor.stride()))
+                   tuple(tensor.stride()), owner=tensor)
 
     def _fill(self, out: _ffi.tile_rt_arg) -> None:
         rank = len(self.sizes)
@@ -142,21 +146,10 @@ class Runtime(_Handle):
     _free = "tile_rt_context_free"
 
     def __init__(self, device: int = 0):
-        self._children = weakref.WeakSet()
         ptr = ctypes.c_void_p()
         check(_ffi.rt().tile_rt_context_create(ctypes.byref(ptr), device))
         super().__init__(ptr, None)
         self.device = device
-
-    def close(self) -> None:
-        if self._ptr:
-            # Everything made from the context goes first (modules last:
-            # buffers, streams and events do not depend on them).
-            children = sorted(list(self._children),
-                              key=lambda c: isinstance(c, Module))
-            for child in children:
-                child.close()
-        super().close()
 
     @property
     def info(self) -> DeviceInfo:
@@ -222,13 +215,17 @@ class DeviceBuffer(_Handle):
     def __init__(self, ptr: int, nbytes: int, runtime: Runtime):
         super().__init__(ctypes.c_void_p(ptr), runtime)
         self.nbytes = nbytes
+        # The allocation keeps the C context alive until it is freed, so the
+        # context pointer stays valid for that even once the Runtime is gone.
+        self._ctx = runtime._handle()
+        self._mem_free = _ffi.rt().tile_rt_mem_free
 
     @property
     def ptr(self) -> int:
         return self._handle().value
 
-    def _release(self, ptr) -> None:
-        check(_ffi.rt().tile_rt_mem_free(self._parent._handle(), ptr.value))
+    def _release(self, ptr) -> int:
+        return self._mem_free(self._ctx, ptr.value)
 
     def _span(self, nbytes: int | None, offset: int) -> int:
         n = self.nbytes - offset if nbytes is None else nbytes
@@ -275,8 +272,9 @@ class DeviceBuffer(_Handle):
     def memref(self, dtype, sizes: Sequence[int],
                strides: Sequence[int] | None = None,
                offset: int = 0) -> MemRef:
-        """A MemRef view of the buffer (`offset` in bytes)."""
-        ref = MemRef(self.ptr + offset, dtype, sizes, strides)
+        """A MemRef view of the buffer (`offset` in bytes), which keeps the
+        buffer alive."""
+        ref = MemRef(self.ptr + offset, dtype, sizes, strides, owner=self)
         extent = 1 + sum((s - 1) * abs(st)
                          for s, st in zip(ref.sizes, ref.strides)) \
             if all(ref.sizes) else 0
@@ -334,11 +332,11 @@ class Module(_Handle):
         self.runtime = runtime
         self._kernels: dict[str, Kernel] = {}
 
-    def close(self) -> None:
+    def _release(self, ptr) -> int:
         for k in self._kernels.values():
             k._ptr = None  # kernels are owned by the module
         self._kernels.clear()
-        super().close()
+        return super()._release(ptr)
 
     @property
     def kernels(self) -> list[KernelDesc]:
