@@ -279,6 +279,9 @@ tile_rt_status tile_rt_arg_memref(tile_rt_arg *out, tile_rt_dtype dtype,
                                   tile_rt_deviceptr ptr, int rank,
                                   const int64_t *sizes, const int64_t *strides);
 
+/// The dense builders below fail with TILE_RT_ERROR_INVALID_ARGUMENT when a
+/// stride would overflow int64_t.
+///
 /// Fills `*out` with a row-major rank-1 view of `n` elements.
 tile_rt_status tile_rt_arg_memref_1d(tile_rt_arg *out, tile_rt_dtype dtype,
                                      tile_rt_deviceptr ptr, int64_t n);
@@ -308,8 +311,12 @@ tile_rt_status tile_rt_arg_f32(tile_rt_arg *out, float value);
 
 /// Checks `args` against the kernel record without launching: the count,
 /// each argument's kind, dtype and rank, 16-byte aligned memref pointers,
-/// non-negative sizes, innermost stride 1, the TMA rules for every tensor
-/// map (see tile_rt_launch) and the kernel's shape contracts. On failure,
+/// non-negative sizes and strides (a view never reaches before its
+/// pointer), innermost stride 1, a non-NULL pointer for a non-empty view
+/// whose extent in bytes fits in 64 bits and does not wrap around the
+/// address space (all computed with overflow checks), the TMA rules for
+/// every tensor map (see tile_rt_launch) and the kernel's shape contracts.
+/// On failure,
 /// TILE_RT_ERROR_INVALID_ARGUMENT with a message naming the kernel, the
 /// argument (and for a contract, the dimension and both values).
 tile_rt_status tile_rt_kernel_desc_check_args(const tile_rt_kernel_desc *desc,
@@ -385,6 +392,9 @@ tile_rt_status tile_rt_context_synchronize(tile_rt_context *ctx,
 /*===----------------------------------------------------------------------===*
  * Device memory (synchronous, on the default stream)
  *===----------------------------------------------------------------------===*/
+
+/* Copies and fills refuse a NULL device pointer and a span that wraps around
+ * the end of the address space, with TILE_RT_ERROR_INVALID_ARGUMENT. */
 
 /// Allocates `bytes` (> 0) of device memory into `*out` (256-byte aligned);
 /// the caller owns it and frees it with tile_rt_mem_free. The allocation

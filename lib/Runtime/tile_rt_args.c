@@ -52,7 +52,11 @@ static tile_rt_status rt_dense(tile_rt_arg *out, tile_rt_dtype dtype,
   int64_t s = 1;
   for (int i = rank - 1; i >= 0; --i) {
     strides[i] = s;
-    s *= sizes[i];
+    if (i > 0 && rt_mul_i64(&s, s, sizes[i]))
+      return rt_error(TILE_RT_ERROR_INVALID_ARGUMENT,
+                      "a dense rank-%d view: the stride of dimension %d "
+                      "overflows i64 (sizes[%d] = %lld)",
+                      rank, i - 1, i, (long long)sizes[i]);
   }
   return tile_rt_arg_memref(out, dtype, ptr, rank, sizes, strides);
 }
@@ -112,6 +116,54 @@ tile_rt_status tile_rt_arg_f32(tile_rt_arg *out, float value) {
 }
 
 /*===--- Checking arguments against a kernel record -----------------------===*/
+
+int rt_memref_span(uint64_t *out, const tile_rt_memref *m) {
+  uint64_t last = 0; /* the offset of the last element, in elements */
+  for (int i = 0; i < m->rank; ++i) {
+    if (m->sizes[i] == 0) {
+      *out = 0;
+      return 0;
+    }
+    uint64_t step;
+    if (rt_mul_u64(&step, (uint64_t)(m->sizes[i] - 1),
+                   (uint64_t)m->strides[i]) ||
+        rt_add_u64(&last, last, step))
+      return 1;
+  }
+  return rt_add_u64(&last, last, 1) ||
+         rt_mul_u64(out, last, tile_rt_dtype_size(m->dtype));
+}
+
+/* The view starts at its pointer and stays in the address space: strides
+ * are non-negative, a non-empty view has a pointer, and pointer + extent
+ * does not wrap. */
+static tile_rt_status rt_check_view(const tile_rt_kernel_desc *desc, int index,
+                                    const tile_rt_memref *m) {
+  for (int i = 0; i < m->rank; ++i)
+    if (m->strides[i] < 0)
+      return rt_error(TILE_RT_ERROR_INVALID_ARGUMENT,
+                      "kernel '%s' argument %d: strides[%d] = %lld is "
+                      "negative; a view may not reach before its pointer",
+                      desc->name, index, i, (long long)m->strides[i]);
+  uint64_t span, end;
+  if (rt_memref_span(&span, m))
+    return rt_error(TILE_RT_ERROR_INVALID_ARGUMENT,
+                    "kernel '%s' argument %d: the view's extent in bytes "
+                    "(from its sizes and strides) overflows 64 bits",
+                    desc->name, index);
+  if (span > 0 && m->ptr == 0)
+    return rt_error(TILE_RT_ERROR_INVALID_ARGUMENT,
+                    "kernel '%s' argument %d: NULL pointer for a view of "
+                    "%llu bytes",
+                    desc->name, index, (unsigned long long)span);
+  if (rt_add_u64(&end, m->ptr, span))
+    return rt_error(TILE_RT_ERROR_INVALID_ARGUMENT,
+                    "kernel '%s' argument %d: the view's %llu bytes from "
+                    "pointer 0x%llx wrap around the end of the address space",
+                    desc->name, index, (unsigned long long)span,
+                    (unsigned long long)m->ptr);
+  return TILE_RT_SUCCESS;
+}
 
 /* "memref<?x?xf16>" for a param, into `buf`. */
 static const char *rt_param_type(char *buf, size_t n,
@@ -188,7 +240,7 @@ static tile_rt_status rt_check_one(const tile_rt_kernel_desc *desc, int index,
                     "kernel '%s' argument %d: the innermost stride must be 1, "
                     "got %lld",
                     desc->name, index, (long long)m->strides[m->rank - 1]);
-  return TILE_RT_SUCCESS;
+  return rt_check_view(desc, index, m);
 }
 
 /* "B (argument 1)" or "argument 1". */

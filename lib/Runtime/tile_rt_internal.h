@@ -9,6 +9,7 @@
 #define TILE_RT_INTERNAL_H
 
 #include "tile-rt/tile_rt.h"
+#include "tile_rt_checked.h"
 
 /* cuda.h is used for its types, enums and the versioned-name macros only;
  * nothing links libcuda. */
@@ -200,6 +201,11 @@ tile_rt_status rt_tensormap_encode(CUtensorMap *map, const rt_driver *cu,
                                    tile_rt_deviceptr base);
 
 /*===--- Small helpers ----------------------------------------------------===*/
+
+/// The bytes `m` spans from its pointer into `*out` (0 when a size is 0),
+/// for a view already checked to have non-negative sizes and strides.
+/// Returns 1 when that does not fit in 64 bits, else 0.
+int rt_memref_span(uint64_t *out, const tile_rt_memref *m);
 
 /// Monotonic seconds.
 double rt_now_seconds(void);

@@ -12,6 +12,18 @@ static tile_rt_status rt_check_ctx(tile_rt_context *ctx, const char *fn) {
   return rt_bind(ctx);
 }
 
+/* `bytes` from device address `ptr` stay within the address space. */
+static tile_rt_status rt_check_span(const char *fn, tile_rt_deviceptr ptr,
+                                    uint64_t bytes) {
+  uint64_t end;
+  if (rt_add_u64(&end, ptr, bytes))
+    return rt_error(TILE_RT_ERROR_INVALID_ARGUMENT,
+                    "%s: %llu bytes from 0x%llx wrap around the end of the "
+                    "address space",
+                    fn, (unsigned long long)bytes, (unsigned long long)ptr);
+  return TILE_RT_SUCCESS;
+}
+
 tile_rt_status tile_rt_mem_alloc(tile_rt_deviceptr *out, tile_rt_context *ctx,
                                  size_t bytes) {
   if (!out)
@@ -50,6 +62,7 @@ tile_rt_status tile_rt_mem_htod(tile_rt_context *ctx, tile_rt_deviceptr dst,
   if (!src || !dst)
     return rt_error(TILE_RT_ERROR_INVALID_ARGUMENT,
                     "tile_rt_mem_htod: NULL pointer");
+  RT_TRY(rt_check_span("tile_rt_mem_htod", dst, bytes));
   CUresult r = ctx->cu->cuMemcpyHtoD((CUdeviceptr)dst, src, bytes);
   if (r != CUDA_SUCCESS)
     return rt_cuda_error(r, "cuMemcpyHtoD", "copying %zu bytes to 0x%llx",
@@ -65,6 +78,7 @@ tile_rt_status tile_rt_mem_dtoh(tile_rt_context *ctx, void *dst,
   if (!src || !dst)
     return rt_error(TILE_RT_ERROR_INVALID_ARGUMENT,
                     "tile_rt_mem_dtoh: NULL pointer");
+  RT_TRY(rt_check_span("tile_rt_mem_dtoh", src, bytes));
   CUresult r = ctx->cu->cuMemcpyDtoH(dst, (CUdeviceptr)src, bytes);
   if (r != CUDA_SUCCESS)
     return rt_cuda_error(r, "cuMemcpyDtoH", "copying %zu bytes from 0x%llx",
@@ -80,6 +94,8 @@ tile_rt_status tile_rt_mem_dtod(tile_rt_context *ctx, tile_rt_deviceptr dst,
   if (!src || !dst)
     return rt_error(TILE_RT_ERROR_INVALID_ARGUMENT,
                     "tile_rt_mem_dtod: NULL pointer");
+  RT_TRY(rt_check_span("tile_rt_mem_dtod", src, bytes));
+  RT_TRY(rt_check_span("tile_rt_mem_dtod", dst, bytes));
   CUresult r = ctx->cu->cuMemcpyDtoD((CUdeviceptr)dst, (CUdeviceptr)src, bytes);
   if (r != CUDA_SUCCESS)
     return rt_cuda_error(r, "cuMemcpyDtoD",
@@ -96,10 +112,18 @@ static tile_rt_status rt_mem_set(tile_rt_context *ctx, const char *fn,
   RT_TRY(rt_check_ctx(ctx, fn));
   if (count == 0)
     return TILE_RT_SUCCESS;
+  if (!dst)
+    return rt_error(TILE_RT_ERROR_INVALID_ARGUMENT, "%s: NULL pointer", fn);
   if (dst % width != 0)
     return rt_error(TILE_RT_ERROR_INVALID_ARGUMENT,
                     "%s: 0x%llx is not %u-byte aligned", fn,
                     (unsigned long long)dst, width);
+  uint64_t bytes;
+  if (rt_mul_u64(&bytes, count, width))
+    return rt_error(TILE_RT_ERROR_INVALID_ARGUMENT,
+                    "%s: %zu words of %u bytes overflow 64 bits", fn, count,
+                    width);
+  RT_TRY(rt_check_span(fn, dst, bytes));
   CUresult r;
   const char *call;
   switch (width) {

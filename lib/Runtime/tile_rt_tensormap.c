@@ -55,6 +55,33 @@ static CUtensorMapSwizzle rt_tma_swizzle(int bytes) {
   }
 }
 
+/* The byte stride of memref dimension `md`: a positive multiple of 16
+ * below 2^40, computed without wrapping (2^62 + 4 f32 elements is not 16
+ * bytes). */
+static tile_rt_status rt_tma_stride(cuuint64_t *out,
+                                    const tile_rt_kernel_desc *desc, int param,
+                                    int md, int64_t stride, size_t esize) {
+  const char *k = desc->name;
+  int arg = desc->params[param].arg;
+  uint64_t bytes = 0;
+  if (stride > 0 && rt_mul_u64(&bytes, (uint64_t)stride, esize))
+    return rt_error(TILE_RT_ERROR_INVALID_ARGUMENT,
+                    "kernel '%s' argument %d (tensormap param %d): "
+                    "strides[%d] = %lld elements overflows 64 bits in bytes, "
+                    "TMA needs a positive multiple of %d bytes below 2^40",
+                    k, arg, param, md, (long long)stride, RT_TMA_STRIDE_ALIGN);
+  if (stride <= 0 || bytes % RT_TMA_STRIDE_ALIGN != 0 ||
+      bytes >= RT_TMA_STRIDE_LIMIT)
+    return rt_error(TILE_RT_ERROR_INVALID_ARGUMENT,
+                    "kernel '%s' argument %d (tensormap param %d): "
+                    "strides[%d] = %lld elements = %llu bytes, TMA needs a "
+                    "positive multiple of %d bytes below 2^40",
+                    k, arg, param, md, (long long)stride,
+                    (unsigned long long)bytes, RT_TMA_STRIDE_ALIGN);
+  *out = bytes;
+  return TILE_RT_SUCCESS;
+}
+
 tile_rt_status rt_tensormap_shape_of(rt_tensormap_shape *out,
                                      const tile_rt_kernel_desc *desc, int param,
                                      const tile_rt_memref *m) {
@@ -103,18 +130,8 @@ tile_rt_status rt_tensormap_shape_of(rt_tensormap_shape *out,
     out->element_strides[i] = 1;
     if (i == 0)
       continue;
-    int64_t stride = m->strides[md];
-    uint64_t bytes = (uint64_t)stride * esize;
-    if (stride <= 0 || bytes % RT_TMA_STRIDE_ALIGN != 0 ||
-        bytes >= RT_TMA_STRIDE_LIMIT)
-      return rt_error(TILE_RT_ERROR_INVALID_ARGUMENT,
-                      "kernel '%s' argument %d (tensormap param %d): "
-                      "strides[%d] = %lld elements = %lld bytes, TMA needs a "
-                      "positive multiple of %d bytes below 2^40",
-                      k, arg, param, md, (long long)stride,
-                      (long long)stride * (long long)esize,
-                      RT_TMA_STRIDE_ALIGN);
-    out->strides[i - 1] = bytes;
+    RT_TRY(rt_tma_stride(&out->strides[i - 1], desc, param, md, m->strides[md],
+                         esize));
   }
   size_t inner = d->box[0] * esize;
   if (inner % RT_TMA_INNER_BOX_ALIGN != 0)

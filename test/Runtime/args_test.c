@@ -7,6 +7,7 @@
 
 #include "test_util.h"
 
+#include <stdint.h>
 #include <string.h>
 
 static const char info_text[] =
@@ -89,6 +90,53 @@ int main(void) {
     check("B inner stride 2", k, 5);
   }
 
+  /* Views that start before their pointer, have none, or wrap around the
+   * address space; extents that overflow 64 bits. */
+  {
+    const int64_t sizes[2] = {4096, 2048}, strides[2] = {-2048, 1};
+    MUST(tile_rt_arg_memref(&args[2], TILE_RT_F32, 0x30000, 2, sizes, strides));
+    check("C negative stride", k, 5);
+  }
+  MUST(tile_rt_arg_memref_2d(&args[2], TILE_RT_F32, 0, 4096, 2048, 2048));
+  check("C NULL", k, 5);
+  MUST(tile_rt_arg_memref_2d(&args[2], TILE_RT_F32, 0, 0, 2048, 2048));
+  check("C NULL and empty", k, 5);
+  MUST(tile_rt_arg_memref_2d(&args[2], TILE_RT_F32, UINT64_MAX - 0xfffff, 4096,
+                             2048, 2048));
+  check("C wraps", k, 5);
+  MUST(tile_rt_arg_memref_2d(&args[2], TILE_RT_F32, 0x30000, (int64_t)1 << 40,
+                             2048, (int64_t)1 << 40));
+  check("C extent overflows", k, 5);
+
+  /* A TMA stride whose bytes wrap: (2^62 + 4) * 4 is 16 modulo 2^64. */
+  {
+    tile_rt_param_desc p32[2];
+    memset(p32, 0, sizeof p32);
+    p32[0].kind = TILE_RT_PARAM_MEMREF;
+    p32[0].dtype = TILE_RT_F32;
+    p32[0].rank = 2;
+    p32[1] = p32[0];
+    p32[1].kind = TILE_RT_PARAM_TENSORMAP;
+    p32[1].box[0] = 4;
+    p32[1].box[1] = 1;
+    tile_rt_kernel_desc tma32;
+    memset(&tma32, 0, sizeof tma32);
+    tma32.name = "tma32";
+    tma32.nargs = 1;
+    tma32.nparams = 2;
+    tma32.params = p32;
+    const int64_t wrap = ((int64_t)1 << 62) + 4;
+    tile_rt_arg t;
+    MUST(tile_rt_arg_memref_2d(&t, TILE_RT_F32, 0x10000, 1, 4, wrap));
+    report("tma32 ld 2^62+4, 1 row",
+           tile_rt_kernel_desc_check_args(&tma32, &t, 1));
+    MUST(tile_rt_arg_memref_2d(&t, TILE_RT_F32, 0x10000, 2, 4, wrap));
+    report("tma32 ld 2^62+4, 2 rows",
+           tile_rt_kernel_desc_check_args(&tma32, &t, 1));
+    MUST(tile_rt_arg_memref_2d(&t, TILE_RT_F32, 0x10000, 2, 4, 4));
+    report("tma32 ld 4, 2 rows", tile_rt_kernel_desc_check_args(&tma32, &t, 1));
+  }
+
   /* Rules the parser already enforces, on a hand-made record. */
   tile_rt_param_desc params[2];
   memset(params, 0, sizeof params);
@@ -136,6 +184,9 @@ int main(void) {
          (long long)a.u.memref.sizes[0], (long long)a.u.memref.sizes[1],
          (long long)a.u.memref.strides[0], (long long)a.u.memref.strides[1]);
   report("NULL out", tile_rt_arg_i32(NULL, 1));
+  const int64_t big = (int64_t)1 << 32;
+  report("3d strides overflow",
+         tile_rt_arg_memref_3d(&a, TILE_RT_F16, 0x100, big, big, big));
   MUST(tile_rt_kernel_info_free(info));
 
   /* A fused GEMM's contracts as the compiler writes them: a bias shorter

@@ -293,6 +293,15 @@ int main(int argc, char **argv) {
   report("set32 misaligned", tile_rt_mem_set32(ctx, C + 2, 0, 1));
   report("set16 misaligned", tile_rt_mem_set16(ctx, C + 1, 0, 1));
   report("htod NULL", tile_rt_mem_htod(ctx, B, NULL, 4));
+  /* Spans that wrap around the end of the address space reach no driver. */
+  const tile_rt_deviceptr top = UINT64_MAX - 15;
+  unsigned char host[32] = {0};
+  report("htod wraps", tile_rt_mem_htod(ctx, top, host, 32));
+  report("dtoh wraps", tile_rt_mem_dtoh(ctx, host, top, 32));
+  report("dtod wraps", tile_rt_mem_dtod(ctx, B, top, 32));
+  report("set32 wraps", tile_rt_mem_set32(ctx, top, 0, 8));
+  report("set32 count overflows", tile_rt_mem_set32(ctx, B, 0, SIZE_MAX / 2));
+  report("set8 NULL", tile_rt_mem_set8(ctx, 0, 0, 4));
   report("free 0", tile_rt_mem_free(ctx, 0));
 
   /* Timing: the fake spends 1.25 ms per launch. */
