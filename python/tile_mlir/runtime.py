@@ -11,6 +11,7 @@ shutdown, are freed correctly.
 from __future__ import annotations
 
 import ctypes
+import math
 import operator
 import sys
 from dataclasses import dataclass, field
@@ -20,6 +21,7 @@ from . import _ffi
 from ._ffi import check
 from ._handle import _Handle
 from .compiler import Compiled
+from .errors import NoDeviceError
 from .info import KernelDesc, descs_of, dtype_code, dtype_size
 
 # torch dtypes by KernelABI.md name (looked up lazily: torch is optional).
@@ -30,6 +32,8 @@ _TORCH_DTYPES = {
 
 _INT_RANGES = {"i32": (-(1 << 31), (1 << 31) - 1),
                "i64": (-(1 << 63), (1 << 63) - 1)}
+_INT64_MAX = (1 << 63) - 1
+_DEVICE_PTR_LIMIT = 1 << 64  # tile_rt_deviceptr is a uint64_t
 
 
 def _torch():
@@ -67,7 +71,8 @@ class MemRef:
     `sizes` and `strides` are in elements, outermost first; `strides`
     defaults to the dense row-major ones. `dtype` is a KernelABI.md name
     ("f16", ...) or a torch dtype. `owner` is what holds the memory (the
-    DeviceBuffer or tensor it views): the view keeps it alive.
+    DeviceBuffer or tensor it views): the view keeps it alive, and a launch
+    with a view of a closed DeviceBuffer is refused.
     """
 
     ptr: int
@@ -77,6 +82,10 @@ class MemRef:
     owner: Any = field(default=None, repr=False, compare=False)
 
     def __post_init__(self):
+        object.__setattr__(self, "ptr", operator.index(self.ptr))
+        if not 0 <= self.ptr < _DEVICE_PTR_LIMIT:
+            raise ValueError(f"memref pointer {self.ptr:#x} is not a device "
+                             f"address (0 to 2^64 - 1)")
         object.__setattr__(self, "sizes", tuple(int(s) for s in self.sizes))
         if self.strides is None:
             strides, step = [], 1
@@ -90,6 +99,12 @@ class MemRef:
         if len(self.strides) != len(self.sizes):
             raise ValueError(f"{len(self.sizes)} sizes but "
                              f"{len(self.strides)} strides")
+        for what, values in (("sizes", self.sizes),
+                             ("strides", self.strides)):
+            for i, v in enumerate(values):
+                if not -_INT64_MAX - 1 <= v <= _INT64_MAX:
+                    raise OverflowError(f"memref {what}[{i}] = {v} does not "
+                                        f"fit in i64")
 
     @classmethod
     def from_tensor(cls, tensor) -> MemRef:
@@ -99,6 +114,12 @@ class MemRef:
                             f"{getattr(tensor, 'device', '?')}")
         return cls(tensor.data_ptr(), tensor.dtype, tuple(tensor.shape),
                    tuple(tensor.stride()), owner=tensor)
+
+    def _check_owner(self, where: str) -> None:
+        """Refuses a view of a closed DeviceBuffer (its memory is freed)."""
+        if isinstance(self.owner, DeviceBuffer) and self.owner.closed:
+            raise ValueError(f"{where}: the view's DeviceBuffer is closed "
+                             f"(its memory was freed); allocate a new one")
 
     def _fill(self, out: _ffi.tile_rt_arg) -> None:
         rank = len(self.sizes)
@@ -146,6 +167,13 @@ class Runtime(_Handle):
     _free = "tile_rt_context_free"
 
     def __init__(self, device: int = 0):
+        device = operator.index(device)
+        if not _INT_RANGES["i32"][0] <= device <= _INT_RANGES["i32"][1]:
+            # ctypes would wrap it to a C int (2**40 to 0): refuse it as the
+            # runtime refuses any ordinal it has no GPU for.
+            raise NoDeviceError(
+                2, "NO_DEVICE", f"no GPU with ordinal {device}: the driver "
+                f"sees {device_count()}")
         ptr = ctypes.c_void_p()
         check(_ffi.rt().tile_rt_context_create(ctypes.byref(ptr), device))
         super().__init__(ptr, None)
@@ -273,9 +301,17 @@ class DeviceBuffer(_Handle):
                strides: Sequence[int] | None = None,
                offset: int = 0) -> MemRef:
         """A MemRef view of the buffer (`offset` in bytes), which keeps the
-        buffer alive."""
+        buffer alive; it must lie within the buffer."""
+        offset = operator.index(offset)
+        if not 0 <= offset <= self.nbytes:
+            raise ValueError(f"offset {offset} is outside the "
+                             f"{self.nbytes}-byte buffer: a view starts "
+                             f"within it")
         ref = MemRef(self.ptr + offset, dtype, sizes, strides, owner=self)
-        extent = 1 + sum((s - 1) * abs(st)
+        if any(st < 0 for st in ref.strides):
+            raise ValueError(f"strides {ref.strides}: a view with a negative "
+                             f"stride starts before its buffer")
+        extent = 1 + sum((s - 1) * st
                          for s, st in zip(ref.sizes, ref.strides)) \
             if all(ref.sizes) else 0
         if offset + extent * dtype_size(_dtype_name(dtype)) > self.nbytes:
@@ -412,6 +448,7 @@ class Kernel:
                                      f"{value.device}, the runtime on "
                                      f"cuda:{dev}")
                 value = MemRef.from_tensor(value)
+            value._check_owner(where)
             value._fill(out)
             return
         if isinstance(value, (bool, int, float)) or hasattr(value,
@@ -425,7 +462,8 @@ class Kernel:
             if dtype is None:  # an extra argument: the runtime reports it
                 dtype = "f32" if isinstance(value, float) else "i64"
             if dtype == "f32":
-                check(lib.tile_rt_arg_f32(ctypes.byref(out), float(value)))
+                check(lib.tile_rt_arg_f32(ctypes.byref(out),
+                                          _to_f32(value, where)))
                 return
             if isinstance(value, float):
                 raise TypeError(f"{where} expects {dtype}, got the float "
@@ -508,6 +546,19 @@ class Kernel:
         return PreparedLaunch(self, arr, args, None, stream)
 
 
+def _to_f32(value, where: str) -> float:
+    """`value` as the f32 the kernel receives: a finite value beyond the f32
+    range is refused rather than passed as an infinity (inf and nan passed
+    as such stay allowed)."""
+    v = float(value)
+    f = ctypes.c_float(v).value
+    if math.isinf(f) and math.isfinite(v):
+        raise OverflowError(f"{where}: {v!r} is out of the f32 range "
+                            f"(magnitude at most 3.4028235e+38); pass "
+                            f"float('inf') for an infinity")
+    return v
+
+
 class PreparedLaunch:
     """A kernel launch with marshalled arguments (Kernel.prepare)."""
 
@@ -517,11 +568,17 @@ class PreparedLaunch:
         self._arr = arr
         self._n = len(keep)
         self._keep = keep  # the tensors and buffers the arguments point to
+        # The views of DeviceBuffers, checked before each launch.
+        self._views = [(i, a) for i, a in enumerate(keep)
+                       if isinstance(a, MemRef) and
+                       isinstance(a.owner, DeviceBuffer)]
         self._stream = stream
         self._join = join  # a non-default torch stream, joined around it
         self._launch = _ffi.rt().tile_rt_launch
 
     def __call__(self) -> None:
+        for i, view in self._views:
+            view._check_owner(f"kernel '{self.kernel.name}' argument {i}")
         stream = self._stream._handle() if self._stream else None
         if self._join is None:
             check(self._launch(self.kernel._handle(), self._arr, self._n,
