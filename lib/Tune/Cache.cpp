@@ -1,7 +1,7 @@
 //===- Cache.cpp - The on-disk cache of compiled and tuned kernels ------===//
 //
-// Entries are JSON files written through llvm::writeToOutput (a temporary
-// file renamed over the entry), keyed and checked with LLVM's SHA-256 and
+// Entries are JSON files written to a temporary file renamed over the entry
+// once complete, keyed and checked with LLVM's SHA-256 and
 // BLAKE3; blobs travel as base64.
 //
 //===----------------------------------------------------------------------===//
@@ -32,6 +32,8 @@ static constexpr int kFormat = 1;
 static constexpr StringLiteral kTree = "v1";
 /// Component values longer than this are kept in an entry as their digest.
 static constexpr size_t kLongValue = 256;
+/// What a temporary file's name adds to its entry's until it is renamed.
+static constexpr StringLiteral kTempSuffix = ".tmp-";
 
 static std::string sha256Hex(StringRef data) {
   return llvm::toHex(llvm::SHA256::hash(llvm::arrayRefFromStringRef(data)),
@@ -204,6 +206,41 @@ LoadResult cache::load(StringRef dir, StringRef kind,
   return LoadResult::Corrupt;
 }
 
+/// Writes `entry` to a temporary file beside `path` and renames it over
+/// `path` once every byte is written; on any failure (a full file system, a
+/// file-size limit) removes the temporary file and says why, so that no
+/// partial entry is left and nothing exits the process (a raw_fd_ostream
+/// destroyed with an error pending would report a fatal error).
+static LogicalResult writeAtomically(StringRef path, const json::Value &entry,
+                                     std::string &error) {
+  namespace fs = llvm::sys::fs;
+  int fd = -1;
+  SmallString<256> temp;
+  if (std::error_code ec =
+          fs::createUniqueFile(path + kTempSuffix + "%%%%%%%%", fd, temp)) {
+    error = "cannot create a temporary file beside " + path.str() + ": " +
+            ec.message();
+    return failure();
+  }
+  std::error_code writeError;
+  {
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    os << entry;
+    os.close();
+    writeError = os.error();
+    os.clear_error();
+  }
+  if (!writeError)
+    writeError = fs::rename(temp, path);
+  if (writeError) {
+    fs::remove(temp);
+    error = "cannot write " + path.str() + ": " + writeError.message() +
+            " (the entry is not kept)";
+    return failure();
+  }
+  return success();
+}
+
 LogicalResult cache::store(StringRef dir, StringRef kind,
                            ArrayRef<Component> components,
                            const json::Value &record, ArrayRef<Blob> blobs,
@@ -231,14 +268,7 @@ LogicalResult cache::store(StringRef dir, StringRef kind,
                                    {"components", componentsObject(canon)},
                                    {"record", record},
                                    {"blobs", std::move(blobArray)}};
-  if (llvm::Error err = llvm::writeToOutput(path, [&](raw_ostream &os) {
-        os << entry;
-        return llvm::Error::success();
-      })) {
-    error = "cannot write " + path + ": " + llvm::toString(std::move(err));
-    return failure();
-  }
-  return success();
+  return writeAtomically(path, entry, error);
 }
 
 LogicalResult cache::list(StringRef dir,

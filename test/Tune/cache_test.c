@@ -4,6 +4,7 @@
  * check; a failed check says FAIL and the exit code is 1.
  *
  *   tile-cache-test DIR KERNEL.mlir
+ *   tile-cache-test --full DIR KERNEL.mlir   (under a file-size limit)
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -289,16 +290,17 @@ static void to_info(MlirStringRef s, void *user) {
   to_buf(s, &((compiled *)user)->info);
 }
 
-static void compile(MlirContext ctx, const char *file, const char *dir,
-                    const char *binding, compiled *out) {
-  const char *kernels[] = {"gemm_f16"};
+static void compile_with(MlirContext ctx, const char *file, const char *dir,
+                         const char **bindings, size_t nbindings,
+                         const char **kernels, size_t nkernels,
+                         compiled *out) {
   MlirTileCompileOptions o;
   mlirTileCompileOptionsInitDefault(&o);
   o.format = MlirTileOutputPtx; /* no ptxas needed */
   o.kernels = kernels;
-  o.numKernels = 1;
-  o.bindings = &binding;
-  o.numBindings = binding ? 1 : 0;
+  o.numKernels = nkernels;
+  o.bindings = bindings;
+  o.numBindings = nbindings;
   memset(out, 0, sizeof *out);
   MlirModule m = mlirModuleCreateParseFromFile(ctx, S(file));
   out->ok = !mlirModuleIsNull(m) &&
@@ -308,11 +310,13 @@ static void compile(MlirContext ctx, const char *file, const char *dir,
     mlirModuleDestroy(m);
 }
 
-static int same(const buf *a, const buf *b) {
-  return a->size == b->size && memcmp(a->data, b->data, a->size) == 0;
+static void compile(MlirContext ctx, const char *file, const char *dir,
+                    const char *binding, compiled *out) {
+  const char *kernels[] = {"gemm_f16"};
+  compile_with(ctx, file, dir, &binding, binding ? 1 : 0, kernels, 1, out);
 }
 
-static void test_compile_cache(const char *dir, const char *kernel_file) {
+static MlirContext tile_context(void) {
   MlirContext ctx = mlirContextCreate();
   MlirDialectRegistry registry = mlirDialectRegistryCreate();
   mlirTileRegisterAllDialects(registry);
@@ -320,6 +324,15 @@ static void test_compile_cache(const char *dir, const char *kernel_file) {
   mlirDialectRegistryDestroy(registry);
   mlirContextLoadAllAvailableDialects(ctx);
   mlirTileRegisterPassesAndPipelines();
+  return ctx;
+}
+
+static int same(const buf *a, const buf *b) {
+  return a->size == b->size && memcmp(a->data, b->data, a->size) == 0;
+}
+
+static void test_compile_cache(const char *dir, const char *kernel_file) {
+  MlirContext ctx = tile_context();
   compiled *c = calloc(3, sizeof *c);
   compile(ctx, kernel_file, dir, NULL, &c[0]);
   compile(ctx, kernel_file, dir, NULL, &c[1]);
@@ -335,9 +348,57 @@ static void test_compile_cache(const char *dir, const char *kernel_file) {
   mlirContextDestroy(ctx);
 }
 
+static void on_error(MlirStringRef s, void *user) { to_buf(s, user); }
+
+static int exists(const char *path) { return access(path, F_OK) == 0; }
+
+/* Under a file-size limit (the RUN line's ulimit, SIGXFSZ ignored) writes
+ * fail as on a full file system: the store says so, leaves no file at the
+ * entry's path and no temporary file, and the process carries on; a
+ * compilation through the cache still returns its binary. */
+static void test_full(const char *dir, const char *kernel_file) {
+  static char big[1 << 20];
+  static buf error;
+  memset(big, 'x', sizeof big);
+  MlirTileCacheBlob blob = {S("cubin"), {big, sizeof big}};
+  error.size = 0;
+  check(mlirLogicalResultIsFailure(
+            mlirTileCacheStore(S(dir), S("tune"), entry_key, 2, S("{}"), &blob,
+                               1, on_error, &error)),
+        "a store past the file-size limit fails");
+  check(strstr(error.data, "cannot write") != NULL, "and says why");
+  char path[4096], shard[4096];
+  entry_path(path, sizeof path, dir);
+  check(!exists(path), "no file is left at the entry's path");
+  snprintf(shard, sizeof shard, "%s", path);
+  *strrchr(shard, '/') = '\0';
+  DIR *d = opendir(shard);
+  int files = 0;
+  for (struct dirent *e; d && (e = readdir(d));)
+    files += e->d_name[0] != '.';
+  if (d)
+    closedir(d);
+  check(files == 0, "nor a temporary file");
+  MlirContext ctx = tile_context();
+  compiled *c = calloc(1, sizeof *c);
+  compile(ctx, kernel_file, dir, NULL, c);
+  check(c->ok && c->binary.size > 0 && !c->hit,
+        "a compilation whose entry cannot be written still returns it");
+  int n = 0;
+  mlirTileCacheList(S(dir), count_entry, NULL, &n);
+  check(n == 0, "and leaves no entry");
+  free(c);
+  mlirContextDestroy(ctx);
+}
+
 int main(int argc, char **argv) {
+  if (argc == 4 && strcmp(argv[1], "--full") == 0) {
+    test_full(argv[2], argv[3]);
+    printf("%d failures\n", failures);
+    return failures ? 1 : 0;
+  }
   if (argc != 3) {
-    fprintf(stderr, "usage: tile-cache-test DIR KERNEL.mlir\n");
+    fprintf(stderr, "usage: tile-cache-test [--full] DIR KERNEL.mlir\n");
     return 2;
   }
   test_keys();

@@ -5,10 +5,10 @@
 // blobs (a cubin, its kernel info) with their SHA-256. The key is the
 // SHA-256 of the kind and every component, so anything that changes the
 // answer (source, bindings, shapes, GPU, driver, compiler build) changes
-// the file. Writes go to a temporary file renamed over the entry, so a
-// reader or a concurrent writer never sees half an entry; an entry that
-// does not parse or check is reported, removed and rewritten by the next
-// store.
+// the file. Writes go to a temporary file renamed over the entry once
+// complete, so a reader or a concurrent writer never sees half an entry and
+// a failed write leaves none; an entry that does not parse or check is
+// reported, removed and rewritten by the next store.
 //
 //===----------------------------------------------------------------------===//
 
@@ -63,7 +63,10 @@ enum class LoadResult { Miss, Hit, Corrupt };
 LoadResult load(StringRef dir, StringRef kind, ArrayRef<Component> components,
                 Entry &entry, std::string &message);
 
-/// Writes the entry of `components` atomically (replacing any).
+/// Writes the entry of `components` atomically (replacing any): a temporary
+/// file renamed over the entry once complete. On failure (a full file
+/// system, a file-size limit, no permission) nothing is left at the entry's
+/// path and `error` says why.
 LogicalResult store(StringRef dir, StringRef kind,
                     ArrayRef<Component> components,
                     const llvm::json::Value &record, ArrayRef<Blob> blobs,
