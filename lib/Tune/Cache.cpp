@@ -271,67 +271,211 @@ LogicalResult cache::store(StringRef dir, StringRef kind,
   return writeAtomically(path, entry, error);
 }
 
+namespace {
+/// An entry file found in the tree.
+struct Found {
+  std::string path, kind, key;
+};
+
+/// What a walk of `<dir>/v1` found: the entry files and temporary files it
+/// recognises by their place and name, the symbolic links it met (never
+/// followed), and the directories it went through, deepest first.
+struct Tree {
+  std::vector<Found> entries;
+  std::vector<std::string> temps, links, dirs;
+};
+} // namespace
+
+static bool isLowerHex(StringRef s) {
+  return llvm::all_of(
+      s, [](char c) { return llvm::isDigit(c) || (c >= 'a' && c <= 'f'); });
+}
+
+/// A kind's directory name: lower-case letters.
+static bool isKindName(StringRef name) {
+  return !name.empty() && llvm::all_of(name, llvm::isLower);
+}
+
+/// `<key>.json` with a key of 64 lower-case hex digits starting with
+/// `prefix`; the key in `key`.
+static bool isEntryName(StringRef name, StringRef prefix, StringRef &key) {
+  key = name.take_front(64);
+  return name.size() == 64 + 5 && name.ends_with(".json") && isLowerHex(key) &&
+         key.starts_with(prefix);
+}
+
+/// An entry's name followed by kTempSuffix and 8 characters (writeAtomically).
+static bool isTempName(StringRef name, StringRef prefix) {
+  StringRef key;
+  size_t entryLen = 64 + 5;
+  return name.size() == entryLen + kTempSuffix.size() + 8 &&
+         isEntryName(name.take_front(entryLen), prefix, key) &&
+         name.substr(entryLen).starts_with(kTempSuffix);
+}
+
+/// The children of `dir` with their types, links not followed.
+static LogicalResult children(
+    StringRef dir,
+    SmallVectorImpl<std::pair<std::string, llvm::sys::fs::file_type>> &out,
+    std::string &error) {
+  namespace fs = llvm::sys::fs;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec, /*follow_symlinks=*/false), end;
+       it != end && !ec; it.increment(ec)) {
+    fs::file_status st;
+    if (std::error_code sec = fs::status(it->path(), st, /*Follow=*/false)) {
+      error = "cannot read " + it->path() + ": " + sec.message();
+      return failure();
+    }
+    out.push_back({it->path(), st.type()});
+  }
+  if (ec) {
+    error = "cannot list " + dir.str() + ": " + ec.message();
+    return failure();
+  }
+  llvm::sort(out);
+  return success();
+}
+
+/// Walks `<dir>/v1/<kind>/<xx>/` for what it recognises (Tree).
+static LogicalResult walkTree(StringRef dir, Tree &tree, std::string &error) {
+  namespace fs = llvm::sys::fs;
+  using fs::file_type;
+  using llvm::sys::path::filename;
+  SmallString<256> root(dir);
+  llvm::sys::path::append(root, kTree);
+  fs::file_status st;
+  if (fs::status(root, st, /*Follow=*/false) || !fs::exists(st))
+    return success();
+  if (st.type() == file_type::symlink_file) {
+    tree.links.push_back(std::string(root));
+    return success();
+  }
+  if (st.type() != file_type::directory_file) {
+    error = std::string(root) + " is not a directory (not a cache tree)";
+    return failure();
+  }
+  SmallVector<std::pair<std::string, file_type>> kinds;
+  if (failed(children(root, kinds, error)))
+    return failure();
+  for (auto &[kindDir, kindType] : kinds) {
+    if (kindType == file_type::symlink_file)
+      tree.links.push_back(kindDir);
+    if (kindType != file_type::directory_file || !isKindName(filename(kindDir)))
+      continue;
+    SmallVector<std::pair<std::string, file_type>> shards;
+    if (failed(children(kindDir, shards, error)))
+      return failure();
+    for (auto &[shardDir, shardType] : shards) {
+      StringRef prefix = filename(shardDir);
+      if (shardType == file_type::symlink_file)
+        tree.links.push_back(shardDir);
+      if (shardType != file_type::directory_file || prefix.size() != 2 ||
+          !isLowerHex(prefix))
+        continue;
+      SmallVector<std::pair<std::string, file_type>> files;
+      if (failed(children(shardDir, files, error)))
+        return failure();
+      for (auto &[file, fileType] : files) {
+        StringRef name = filename(file), key;
+        if (fileType == file_type::symlink_file)
+          tree.links.push_back(file);
+        else if (fileType != file_type::regular_file)
+          continue;
+        else if (isEntryName(name, prefix, key))
+          tree.entries.push_back({file, filename(kindDir).str(), key.str()});
+        else if (isTempName(name, prefix))
+          tree.temps.push_back(file);
+      }
+      tree.dirs.push_back(shardDir);
+    }
+    tree.dirs.push_back(kindDir);
+  }
+  tree.dirs.push_back(std::string(root));
+  return success();
+}
+
+/// Why a tree with symbolic links is not walked through: they are never
+/// followed, so that clearing cannot delete what they point to.
+static std::string refuseLinks(StringRef what, StringRef dir,
+                               ArrayRef<std::string> links) {
+  std::string message = ("refusing to " + what + " the cache " + dir + ": " +
+                         links.front() + " is a symbolic link")
+                            .str();
+  if (links.size() > 1)
+    message += " (and " + std::to_string(links.size() - 1) + " more)";
+  return message +
+         "; a cache's entries and directories are never links (remove the "
+         "link itself, or point --cache-dir at the tree it names)";
+}
+
+/// The listing of one entry file.
+static Listing describe(const Found &found) {
+  Listing l;
+  l.path = found.path;
+  l.key = found.key;
+  l.kind = found.kind;
+  auto file = llvm::MemoryBuffer::getFile(found.path);
+  if (!file) {
+    l.summary = "unreadable";
+    return l;
+  }
+  l.bytes = (*file)->getBufferSize();
+  llvm::Expected<json::Value> v = json::parse((*file)->getBuffer());
+  const json::Object *o = v ? v->getAsObject() : nullptr;
+  const json::Object *record = o ? o->getObject("record") : nullptr;
+  if (!v)
+    llvm::consumeError(v.takeError());
+  if (!o || o->getInteger("format") != kFormat) {
+    l.summary = "corrupt (does not parse)";
+    return l;
+  }
+  l.valid = true;
+  if (std::optional<StringRef> s =
+          record ? record->getString("summary") : std::nullopt)
+    l.summary = s->str();
+  return l;
+}
+
 LogicalResult cache::list(StringRef dir,
                           function_ref<void(const Listing &)> fn,
                           std::string &error) {
-  SmallString<256> root(dir);
-  llvm::sys::path::append(root, kTree);
-  if (!llvm::sys::fs::is_directory(root))
-    return success();
-  std::vector<std::string> paths;
-  std::error_code ec;
-  for (llvm::sys::fs::recursive_directory_iterator it(root, ec), end;
-       it != end && !ec; it.increment(ec))
-    if (llvm::sys::path::extension(it->path()) == ".json")
-      paths.push_back(it->path());
-  if (ec) {
-    error = "cannot list " + std::string(root) + ": " + ec.message();
+  Tree tree;
+  if (failed(walkTree(dir, tree, error)))
+    return failure();
+  if (!tree.links.empty()) {
+    error = refuseLinks("list", dir, tree.links);
     return failure();
   }
-  llvm::sort(paths);
-  for (const std::string &path : paths) {
-    Listing l;
-    l.path = path;
-    l.key = llvm::sys::path::stem(path).str();
-    // <root>/<kind>/<xx>/<key>.json
-    l.kind = llvm::sys::path::filename(
-                 llvm::sys::path::parent_path(
-                     llvm::sys::path::parent_path(path)))
-                 .str();
-    auto file = llvm::MemoryBuffer::getFile(path);
-    if (!file) {
-      l.summary = "unreadable";
-    } else {
-      l.bytes = (*file)->getBufferSize();
-      llvm::Expected<json::Value> v = json::parse((*file)->getBuffer());
-      const json::Object *o = v ? v->getAsObject() : nullptr;
-      const json::Object *record = o ? o->getObject("record") : nullptr;
-      if (!v)
-        llvm::consumeError(v.takeError());
-      if (!o || o->getInteger("format") != kFormat) {
-        l.summary = "corrupt (does not parse)";
-      } else {
-        l.valid = true;
-        if (std::optional<StringRef> s =
-                record ? record->getString("summary") : std::nullopt)
-          l.summary = s->str();
-      }
-    }
-    fn(l);
-  }
+  for (const Found &found : tree.entries)
+    fn(describe(found));
   return success();
 }
 
 FailureOr<int64_t> cache::clear(StringRef dir, std::string &error) {
-  int64_t count = 0;
-  if (failed(list(
-          dir, [&](const Listing &) { ++count; }, error)))
+  Tree tree;
+  if (failed(walkTree(dir, tree, error)))
     return failure();
-  SmallString<256> root(dir);
-  llvm::sys::path::append(root, kTree);
-  if (std::error_code ec = llvm::sys::fs::remove_directories(root)) {
-    error = "cannot remove " + std::string(root) + ": " + ec.message();
+  if (!tree.links.empty()) {
+    error = refuseLinks("clear", dir, tree.links);
     return failure();
   }
-  return count;
+  int64_t removed = 0;
+  for (const Found &found : tree.entries) {
+    if (std::error_code ec = llvm::sys::fs::remove(found.path)) {
+      error = "cannot remove " + found.path + ": " + ec.message() + " (" +
+              std::to_string(removed) + " entries removed before it)";
+      return failure();
+    }
+    ++removed;
+  }
+  // A writer's temporary file left by a crash; a live writer whose file
+  // goes reports that its entry is not kept.
+  for (const std::string &temp : tree.temps)
+    llvm::sys::fs::remove(temp);
+  // Only the directories left empty go: what the cache does not recognise
+  // stays, and so do the directories that hold it.
+  for (const std::string &d : tree.dirs)
+    llvm::sys::fs::remove(d);
+  return removed;
 }

@@ -352,6 +352,69 @@ static void on_error(MlirStringRef s, void *user) { to_buf(s, user); }
 
 static int exists(const char *path) { return access(path, F_OK) == 0; }
 
+/* Writes `text` into a new file `path`. */
+static void write_file(const char *path, const char *text) {
+  FILE *f = fopen(path, "w");
+  if (f) {
+    fputs(text, f);
+    fclose(f);
+  }
+}
+
+/* Clearing removes the entries it recognises and nothing else: never
+ * through a symbolic link, never a file or a tree it does not know. */
+static void test_clear_safety(const char *dir) {
+  static buf error;
+  char cache[4096], target[4096], path[4096], link[4096], cmd[9000];
+  /* <cache>/v1 a link to a tree that is not a cache. */
+  snprintf(cache, sizeof cache, "%s/linked", dir);
+  snprintf(target, sizeof target, "%s/precious", dir);
+  snprintf(cmd, sizeof cmd, "mkdir -p '%s' '%s'", cache, target);
+  check(system(cmd) == 0, "the directories for the link test are made");
+  snprintf(path, sizeof path, "%s/sentinel", target);
+  write_file(path, "keep me\n");
+  snprintf(link, sizeof link, "%s/v1", cache);
+  check(symlink(target, link) == 0, "v1 is made a link to another tree");
+  error.size = 0;
+  check(mlirTileCacheClear(S(cache), on_error, &error) == -1,
+        "clearing through a linked v1 is refused");
+  check(strstr(error.data, link) != NULL &&
+            strstr(error.data, "symbolic link") != NULL,
+        "the refusal names the link");
+  check(exists(path) && exists(link), "what the link points to survives");
+  error.size = 0;
+  check(mlirLogicalResultIsFailure(
+            mlirTileCacheList(S(cache), NULL, on_error, &error)) &&
+            strstr(error.data, link) != NULL,
+        "listing is refused too, naming the link");
+
+  /* A v1/ with a file that is no entry, beside one entry. */
+  snprintf(cache, sizeof cache, "%s/foreign", dir);
+  check(store(cache, "{\"summary\": \"one\"}"), "an entry is stored");
+  snprintf(path, sizeof path, "%s/v1/notes.txt", cache);
+  write_file(path, "not an entry\n");
+  char entry[4096];
+  entry_path(entry, sizeof entry, cache);
+  check(mlirTileCacheClear(S(cache), NULL, NULL) == 1,
+        "clearing counts the one entry it removes");
+  check(!exists(entry) && exists(path),
+        "the entry goes and the foreign file stays");
+
+  /* An entry's name that is a link to a file outside the cache. */
+  snprintf(cache, sizeof cache, "%s/entrylink", dir);
+  check(store(cache, "{\"summary\": \"one\"}"), "an entry is stored");
+  entry_path(entry, sizeof entry, cache);
+  snprintf(path, sizeof path, "%s/sentinel", target);
+  snprintf(link, sizeof link, "%s", entry);
+  memcpy(strrchr(link, '/') + 1, "ff", 2); /* another key, same shard */
+  check(symlink(path, link) == 0, "an entry's name is made a link");
+  error.size = 0;
+  check(mlirTileCacheClear(S(cache), on_error, &error) == -1 &&
+            strstr(error.data, link) != NULL,
+        "clearing a tree with a linked entry is refused, naming it");
+  check(exists(path) && exists(entry), "and removes nothing");
+}
+
 /* Under a file-size limit (the RUN line's ulimit, SIGXFSZ ignored) writes
  * fail as on a full file system: the store says so, leaves no file at the
  * entry's path and no temporary file, and the process carries on; a
@@ -411,6 +474,7 @@ int main(int argc, char **argv) {
   mlirTileCacheStore(S(fresh), S("compile"), entry_key, 2, S("{}"), NULL, 0,
                      NULL, NULL);
   test_list_clear(fresh);
+  test_clear_safety(argv[1]);
   snprintf(fresh, sizeof fresh, "%s/compile", argv[1]);
   test_compile_cache(fresh, argv[2]);
   printf("%d failures\n", failures);

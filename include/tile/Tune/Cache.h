@@ -81,11 +81,16 @@ struct Listing {
   bool valid = false;
 };
 
-/// Calls `fn` for every entry file under `dir`, sorted by path.
+/// Calls `fn` for every entry file under `dir`, sorted by path: the regular
+/// files named `<key>.json` in `v1/<kind>/<key[0:2]>/`. Fails, naming it,
+/// where the tree holds a symbolic link (never followed).
 LogicalResult list(StringRef dir, function_ref<void(const Listing &)> fn,
                    std::string &error);
 
-/// Removes every entry under `dir` (the v1 tree); returns how many files.
+/// Removes the entry files list() finds (and writers' temporary files left
+/// beside them), then the directories of the tree left empty; returns how
+/// many entries. Anything else in the tree stays. Refuses, removing
+/// nothing, where the tree holds a symbolic link: a link is never followed.
 FailureOr<int64_t> clear(StringRef dir, std::string &error);
 
 } // namespace mlir::tile::cache
