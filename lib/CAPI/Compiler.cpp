@@ -126,6 +126,19 @@ MlirLogicalResult mlirTileCompile(MlirModule cModule,
   return mlirLogicalResultSuccess();
 }
 
+/// A list as a JSON array of strings: a key component that tells the
+/// bindings {"BM=128 BN=128"} (one binding, refused) from {"BM=128",
+/// "BN=128"}, which a join with spaces would not.
+static std::string encodeList(ArrayRef<std::string> items) {
+  llvm::json::Array array;
+  for (const std::string &item : items)
+    array.push_back(item);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::json::Value(std::move(array));
+  return text;
+}
+
 MlirLogicalResult mlirTileCompileCached(MlirModule cModule,
                                         const MlirTileCompileOptions *cOptions,
                                         const char *cacheDirectory,
@@ -156,8 +169,8 @@ MlirLogicalResult mlirTileCompileCached(MlirModule cModule,
       {"features", options.features},
       {"opt-level", std::to_string(options.optLevel)},
       {"format", ptx ? "ptx" : "cubin"},
-      {"bindings", bindings},
-      {"kernels", kernels},
+      {"bindings", encodeList(options.bind)},
+      {"kernels", encodeList(options.kernels)},
       {"compiler", tile::cache::getCompilerBuildId()}};
 
   tile::cache::Entry entry;

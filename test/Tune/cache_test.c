@@ -344,6 +344,20 @@ static void test_compile_cache(const char *dir, const char *kernel_file) {
         "the same compilation again is a hit, with the same bytes");
   check(c[2].ok && !c[2].hit && !same(&c[0].binary, &c[2].binary),
         "another binding is a miss");
+  /* Lists whose items joined with spaces read the same: one binding
+   * "BM=128 BN=128" is refused, so it must not be the hit of two. */
+  const char *two[] = {"BM=128", "BN=128"}, *one[] = {"BM=128 BN=128"};
+  const char *kernel[] = {"gemm_f16"};
+  compile_with(ctx, kernel_file, dir, two, 2, kernel, 1, &c[0]);
+  compile_with(ctx, kernel_file, dir, one, 1, kernel, 1, &c[1]);
+  check(c[0].ok && !c[1].ok && !c[1].hit,
+        "one binding with a space is not the hit of two bindings");
+  const char *kernels[] = {"gemm_f16", "gemm_bf16"},
+             *joined[] = {"gemm_f16 gemm_bf16"};
+  compile_with(ctx, kernel_file, dir, NULL, 0, kernels, 2, &c[0]);
+  compile_with(ctx, kernel_file, dir, NULL, 0, joined, 1, &c[1]);
+  check(c[0].ok && !c[1].hit,
+        "one kernel name with a space is not the hit of two kernels");
   free(c);
   mlirContextDestroy(ctx);
 }
