@@ -206,6 +206,28 @@ LoadResult cache::load(StringRef dir, StringRef kind,
   return LoadResult::Corrupt;
 }
 
+/// Creates `dir` (private to the user when this makes it) and the
+/// directories between it and `entryDir`, with `dir`'s permissions, so that
+/// a private cache stays private and a shared one stays shared.
+static LogicalResult createEntryDirectories(StringRef dir, StringRef entryDir,
+                                            std::string &error) {
+  namespace fs = llvm::sys::fs;
+  if (std::error_code ec = fs::create_directories(dir, /*IgnoreExisting=*/true,
+                                                  fs::owner_all)) {
+    error = "cannot create the cache directory " + dir.str() + ": " +
+            ec.message();
+    return failure();
+  }
+  llvm::ErrorOr<fs::perms> perms = fs::getPermissions(dir);
+  if (std::error_code ec = fs::create_directories(
+          entryDir, /*IgnoreExisting=*/true, perms ? *perms : fs::owner_all)) {
+    error = "cannot create the directory " + entryDir.str() + ": " +
+            ec.message();
+    return failure();
+  }
+  return success();
+}
+
 /// Writes `entry` to a temporary file beside `path` and renames it over
 /// `path` once every byte is written; on any failure (a full file system, a
 /// file-size limit) removes the temporary file and says why, so that no
@@ -252,11 +274,9 @@ LogicalResult cache::store(StringRef dir, StringRef kind,
   std::vector<Component> canon = canonical(components);
   std::string key = keyOf(kind, canon);
   std::string path = getEntryPath(dir, kind, key);
-  if (std::error_code ec = llvm::sys::fs::create_directories(
-          llvm::sys::path::parent_path(path))) {
-    error = "cannot create the directory of " + path + ": " + ec.message();
+  if (failed(createEntryDirectories(dir, llvm::sys::path::parent_path(path),
+                                    error)))
     return failure();
-  }
   json::Array blobArray;
   for (const Blob &b : blobs)
     blobArray.push_back(json::Object{{"name", b.name},

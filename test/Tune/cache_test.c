@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -429,6 +430,19 @@ static void test_clear_safety(const char *dir) {
   check(exists(path) && exists(entry), "and removes nothing");
 }
 
+/* A cache directory the store creates is the user's alone. */
+static void test_private(const char *dir) {
+  char cache[4096], v1[4096];
+  snprintf(cache, sizeof cache, "%s/private/cache", dir);
+  snprintf(v1, sizeof v1, "%s/v1", cache);
+  struct stat st, st1;
+  check(store(cache, "{}") && stat(cache, &st) == 0 &&
+            (st.st_mode & 0777) == 0700,
+        "a new cache directory has mode 0700");
+  check(stat(v1, &st1) == 0 && (st1.st_mode & 0777) == 0700,
+        "and its tree the same");
+}
+
 /* Under a file-size limit (the RUN line's ulimit, SIGXFSZ ignored) writes
  * fail as on a full file system: the store says so, leaves no file at the
  * entry's path and no temporary file, and the process carries on; a
@@ -489,6 +503,7 @@ int main(int argc, char **argv) {
                      NULL, NULL);
   test_list_clear(fresh);
   test_clear_safety(argv[1]);
+  test_private(argv[1]);
   snprintf(fresh, sizeof fresh, "%s/compile", argv[1]);
   test_compile_cache(fresh, argv[2]);
   printf("%d failures\n", failures);

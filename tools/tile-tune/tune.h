@@ -81,7 +81,9 @@ struct tile_rt_context;
 int tune_run(const tune_request *r, struct tile_rt_context *ctx,
              tune_result *out);
 
-/// The cache directory `r` uses: its own, or the default ("" when none).
+/// The cache directory `r` uses: its own, or the default ("" when none),
+/// with a warning on stderr (once a process) where the default one is
+/// writable by other users or owned by another.
 const char *tune_cache_dir(const tune_request *r, char *buf, size_t n);
 
 #endif /* TILE_TOOLS_TUNE_H */

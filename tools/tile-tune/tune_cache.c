@@ -15,12 +15,36 @@
 
 #include "tune_internal.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static void copy_out(MlirStringRef s, void *user) {
   tool_buffer_append(user, s.data, s.length);
+}
+
+/* An entry is checked for integrity, not for who wrote it: whoever may
+ * write the cache directory decides what a hit launches. The cache creates
+ * its directory private to the user (mode 0700); an existing default one
+ * that others may write, or that another user owns, is reported once. */
+static void warn_if_shared(const char *dir) {
+  static atomic_int warned;
+  struct stat st;
+  if (stat(dir, &st) != 0)
+    return;
+  int writable = (st.st_mode & (S_IWGRP | S_IWOTH)) != 0;
+  int foreign = st.st_uid != geteuid();
+  if ((!writable && !foreign) || atomic_exchange(&warned, 1))
+    return;
+  fprintf(stderr,
+          "warning: the cache directory %s is %s (mode %03o): whoever may "
+          "write it decides what the cached kernels run; make it the user's "
+          "alone (chmod 700) or pass --cache-dir\n",
+          dir, foreign ? "owned by another user" : "writable by other users",
+          (unsigned)(st.st_mode & 0777));
 }
 
 const char *tune_cache_dir(const tune_request *r, char *buf, size_t n) {
@@ -32,6 +56,8 @@ const char *tune_cache_dir(const tune_request *r, char *buf, size_t n) {
   mlirTileCacheGetDefaultDirectory(copy_out, &dir);
   snprintf(buf, n, "%.*s", (int)dir.size, dir.data ? dir.data : "");
   tool_buffer_free(&dir);
+  if (buf[0])
+    warn_if_shared(buf);
   return buf;
 }
 

@@ -40,7 +40,9 @@ struct Entry {
 };
 
 /// The cache directory: $TILE_MLIR_CACHE_DIR, else $XDG_CACHE_HOME/tile-mlir,
-/// else $HOME/.cache/tile-mlir (empty when none of them is set).
+/// else $HOME/.cache/tile-mlir (empty when none of them is set). Whoever may
+/// write it decides what a hit launches (an entry is checked for integrity,
+/// not for who wrote it); store() creates it private to the user.
 std::string getDefaultDirectory();
 
 /// The compiler's identity for keys: LLVM's version, the BLAKE3 of the
@@ -66,7 +68,8 @@ LoadResult load(StringRef dir, StringRef kind, ArrayRef<Component> components,
 /// Writes the entry of `components` atomically (replacing any): a temporary
 /// file renamed over the entry once complete. On failure (a full file
 /// system, a file-size limit, no permission) nothing is left at the entry's
-/// path and `error` says why.
+/// path and `error` says why. Creates `dir` with mode 0700 where it does not
+/// exist, and the directories below it with `dir`'s mode.
 LogicalResult store(StringRef dir, StringRef kind,
                     ArrayRef<Component> components,
                     const llvm::json::Value &record, ArrayRef<Blob> blobs,
