@@ -1,6 +1,6 @@
-/* How the tuner picks what to keep (tune_choose_best), and which
- * configuration is the kernel's default (tune_is_default): one line per
- * rule; a rule that does not hold says FAIL. */
+/* How the tuner picks what to keep (tune_choose_best, tune_beats_default),
+ * and which configuration is the kernel's default (tune_is_default): one
+ * line per rule; a rule that does not hold says FAIL. */
 #include "tune_internal.h"
 
 #include <stdio.h>
@@ -25,7 +25,48 @@ static tune_candidate *add(tune_space *s, tune_candidate *storage,
   return c;
 }
 
+/* tune_beats_default over `n` ratios. */
+static int beats(const double *ratio, int n) {
+  double median, noise;
+  return tune_beats_default(ratio, n, &median, &noise);
+}
+
+/* The rule of the rounds against the default, on the times' ratios
+ * (challenger / default) alone. */
+static void test_rule(void) {
+  const double clear[7] = {0.90, 0.91, 0.89, 0.90, 0.92, 0.90, 0.91};
+  expect(beats(clear, 7), "a clear win replaces the default");
+  double median, noise;
+  tune_beats_default(clear, 7, &median, &noise);
+  expect(median > 0.899 && median < 0.901 && noise > 0.009 && noise < 0.011,
+         "the median ratio and the interquartile range are reported");
+  /* 3% faster in the median, but the rounds spread over 6%. */
+  const double within[7] = {0.93, 1.01, 0.94, 0.97, 0.99, 0.96, 0.98};
+  expect(!beats(within, 7), "a win within the measured noise keeps the "
+                            "default");
+  /* Under load: the clock moves, one round reads 0.85 and another 1.10. */
+  const double noisy[7] = {0.85, 1.10, 0.95, 0.99, 0.90, 1.04, 0.96};
+  expect(!beats(noisy, 7), "noisy rounds keep the default");
+  /* The tuned attention of the report: 0.98x (0.94x-1.01x) in 7 rounds. */
+  const double attention[7] = {1.02, 1.06, 0.99, 1.01, 1.04, 1.00, 1.03};
+  expect(!beats(attention, 7), "a challenger slower than the default in the "
+                               "median never replaces it");
+  const double tie[7] = {1, 1, 1, 1, 1, 1, 1};
+  expect(!beats(tie, 7), "a tie keeps the default");
+  const double margin[7] = {0.995, 0.995, 0.995, 0.995, 0.995, 0.995, 0.995};
+  expect(!beats(margin, 7), "a steady win under the 1% margin keeps the "
+                            "default");
+  const double steady[7] = {0.97, 0.97, 0.97, 0.97, 0.97, 0.97, 0.97};
+  expect(beats(steady, 7), "a steady win over the margin replaces it");
+  expect(!beats(clear, TUNE_DUEL_MIN_ROUNDS - 1),
+         "too few rounds keep the default");
+  double broken[7] = {0.90, 0.91, 0.89, 0.90, 0.92, 0.90, 0.91};
+  broken[3] = 0;
+  expect(!beats(broken, 7), "a round that timed nothing keeps the default");
+}
+
 int main(void) {
+  test_rule();
   tune_space s;
   memset(&s, 0, sizeof s);
   const char *text = "axis BM=64,128\naxis BN=128,256\ndefault BM=128\n"
@@ -72,6 +113,16 @@ int main(void) {
   a->ms = 0.95;
   expect(tune_choose_best(&s) == a,
          "a finalist faster than the default by more than the margin wins");
+  /* The rounds against the default decide between the two. */
+  s.duel.challenger = a;
+  s.duel.wins = 0;
+  expect(tune_choose_best(&s) == def,
+         "a finalist 5% faster in turns but not beyond the noise against "
+         "the default leaves the default");
+  s.duel.wins = 1;
+  expect(tune_choose_best(&s) == a,
+         "a finalist that beats the default in the rounds replaces it");
+  memset(&s.duel, 0, sizeof s.duel);
   a->verdict = TUNE_WRONG;
   expect(tune_choose_best(&s) == def, "a wrong candidate is never chosen");
 

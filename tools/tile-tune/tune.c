@@ -110,25 +110,6 @@ static void print_table(const tune_request *r, const tune_space *s,
   free(sorted);
 }
 
-tune_candidate *tune_choose_best(tune_space *s) {
-  int final = 0;
-  for (int i = 0; i < s->n; ++i)
-    final |= s->c[i].finalist;
-  tune_candidate *best = NULL, *def = NULL;
-  for (int i = 0; i < s->n; ++i) {
-    tune_candidate *c = &s->c[i];
-    if (c->verdict != TUNE_MEASURED || (final && !c->finalist))
-      continue;
-    if (!best || c->ms < best->ms)
-      best = c;
-    if (c->is_default)
-      def = c;
-  }
-  if (best && def && def->ms <= best->ms * (1 + TUNE_DEFAULT_MARGIN))
-    return def;
-  return best;
-}
-
 /* The kernel's default configuration among the candidates, or NULL (the
  * parsers refuse duplicate candidates, so there is one at most). */
 static const tune_candidate *default_candidate(const tune_space *s) {
@@ -136,6 +117,26 @@ static const tune_candidate *default_candidate(const tune_space *s) {
     if (s->c[i].is_default)
       return &s->c[i];
   return NULL;
+}
+
+/* The end of the final round's line where its fastest was timed against
+ * the default alone: the verdict, the median ratio and the noise. */
+static void print_duel(const tune_request *r, const tune_duel *d,
+                       const tune_candidate *def,
+                       const tune_candidate *chosen) {
+  double needed =
+      d->noise > TUNE_DEFAULT_MARGIN ? d->noise : TUNE_DEFAULT_MARGIN;
+  if (chosen != def)
+    tune_say(r, "%.1f%% faster than the default %s in %d rounds against it "
+                "(time ratio %.3f, noise %.1f%%)\n",
+             100 * (1 / d->median - 1), def->config, d->rounds, d->median,
+             100 * d->noise);
+  else
+    tune_say(r, "the default %s kept (the fastest, %s, ran at %.3fx its "
+                "time in %d rounds against it: not faster by more than "
+                "%.1f%%, the noise or the margin)\n",
+             def->config, d->challenger->config, d->median, d->rounds,
+             100 * needed);
 }
 
 /* One line on the final round: how many, and the default's fate. */
@@ -161,6 +162,8 @@ static void print_final_round(const tune_request *r, const tune_space *s,
   else if (!def->finalist)
     tune_say(r, "the default %s did not take part (%s)\n", def->config,
              tune_verdict_name(def->verdict));
+  else if (s->duel.challenger)
+    print_duel(r, &s->duel, def, chosen);
   else if (chosen == def && fastest != def)
     tune_say(r, "the default %s kept (%.4f ms; the fastest, %.4f ms, is "
                 "within %.0f%%)\n",

@@ -61,6 +61,23 @@ typedef struct tune_candidate {
   int finalist;   ///< Timed again in the final round (ms is from there).
 } tune_candidate;
 
+/// The rounds of the final round that time its fastest against the default
+/// alone, alternating which goes first; each round times
+/// TUNE_DUEL_LAUNCHES launches of each in turns and takes their medians.
+#define TUNE_DUEL_ROUNDS 7
+#define TUNE_DUEL_LAUNCHES 10
+/// Fewer rounds than this (a failure part way) decide nothing.
+#define TUNE_DUEL_MIN_ROUNDS 5
+
+/// What the rounds against the default found.
+typedef struct tune_duel {
+  struct tune_candidate *challenger; ///< NULL: no such rounds.
+  int rounds;                        ///< How many completed.
+  double ratio[TUNE_DUEL_ROUNDS]; ///< Per round: challenger ms / default ms.
+  double median, noise; ///< The ratios' median and interquartile range.
+  int wins;             ///< tune_beats_default's verdict.
+} tune_duel;
+
 /// A tuning space: the source, its description, and the candidates once
 /// enumerated.
 typedef struct tune_space {
@@ -70,6 +87,7 @@ typedef struct tune_space {
   tool_buffer space_text; ///< `axis ...` and `fixed ...` lines.
   tune_candidate *c;
   int n;
+  tune_duel duel; ///< The final round's challenger against the default.
 } tune_space;
 
 /// Reads and parses the source and describes the space of `r` (no
@@ -154,13 +172,25 @@ int tune_by_ms(const void *a, const void *b);
 /// candidate a round).
 #define TUNE_FINALISTS 4
 #define TUNE_FINAL_ROUNDS 30
-/// A configuration replaces the default only when the final round finds it
-/// faster by more than this fraction.
+/// A configuration replaces the default only when it is faster by more
+/// than this fraction, and by more than the measured noise.
 #define TUNE_DEFAULT_MARGIN 0.01
 
-/// The configuration to keep: the fastest finalist (the fastest measured
-/// one when there was no final round), but the default where it is within
-/// TUNE_DEFAULT_MARGIN of that. NULL when nothing was measured.
+/// Whether a challenger beats the default over `n` rounds whose time
+/// ratios (challenger / default) are `ratio`: their median is below
+/// 1 - max(noise, TUNE_DEFAULT_MARGIN), the noise being their interquartile
+/// range. `*median` and `*noise` get both (1 and 0 when undecided). 0 with
+/// fewer than TUNE_DUEL_MIN_ROUNDS rounds, or where a ratio is not a
+/// positive finite number: the default stays.
+int tune_beats_default(const double *ratio, int n, double *median,
+                       double *noise);
+
+/// The configuration to keep. Where the final round timed its fastest
+/// against the default (`s->duel`), the fastest if it beat the default
+/// (tune_beats_default), else the default. Otherwise the fastest finalist
+/// (the fastest measured one when there was no final round), but the
+/// default where it is within TUNE_DEFAULT_MARGIN of that. NULL when
+/// nothing was measured.
 tune_candidate *tune_choose_best(tune_space *s);
 
 /// The tuning cache key of `r` on `dev` (NULL: no GPU): its components.

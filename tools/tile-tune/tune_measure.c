@@ -5,7 +5,7 @@
  * a compiler bug). The rest are timed, first with a short probe: one that is
  * already `early_stop` times slower than the best so far stops there.
  * Then the final round times the fastest few and the default again, in
- * turns.
+ * turns, and the fastest of them against the default alone, in rounds.
  *
  *===----------------------------------------------------------------------===*/
 
@@ -94,6 +94,46 @@ int tune_by_ms(const void *a, const void *b) {
   return (x->ms > y->ms) - (x->ms < y->ms);
 }
 
+/* The rounds of the fastest finalist against the default (s->duel): one
+ * time in turns among five can still favour one of them by the noise, so
+ * the two are timed again alone, TUNE_DUEL_ROUNDS times, alternating which
+ * goes first, and the rule (tune_beats_default) weighs the median ratio
+ * against the rounds' spread. A failure part way leaves fewer rounds, which
+ * keep the default. */
+static void against_default(tune_space *s, const tune_request *r,
+                            tile_rt_stream *stream, tune_problem *problem,
+                            tune_candidate *const *fin,
+                            tile_rt_kernel *const *kernels, int n) {
+  int fastest = -1, def = -1;
+  for (int i = 0; i < n; ++i) {
+    if (fastest < 0 || fin[i]->ms < fin[fastest]->ms)
+      fastest = i;
+    if (fin[i]->is_default)
+      def = i;
+  }
+  if (def < 0 || fastest == def)
+    return;
+  tune_duel *d = &s->duel;
+  memset(d, 0, sizeof *d);
+  d->challenger = fin[fastest];
+  for (int round = 0; round < TUNE_DUEL_ROUNDS; ++round) {
+    int first = round % 2 ? def : fastest, second = round % 2 ? fastest : def;
+    tile_rt_kernel *pair[2] = {kernels[first], kernels[second]};
+    double ms[2];
+    if (tune_problem_time_in_turns(problem, pair, 2, stream, 1,
+                                   TUNE_DUEL_LAUNCHES, r->timeout_s,
+                                   ms) != 0) {
+      tune_say(r, "the rounds against the default stopped after %d (said "
+                  "above)\n", round);
+      break;
+    }
+    double challenger = round % 2 ? ms[1] : ms[0];
+    double baseline = round % 2 ? ms[0] : ms[1];
+    d->ratio[d->rounds++] = baseline > 0 ? challenger / baseline : 0;
+  }
+  d->wins = tune_beats_default(d->ratio, d->rounds, &d->median, &d->noise);
+}
+
 /* One pass times each candidate at a different moment, and the GPU drifts
  * between them (clocks, temperature, power): a few per cent between two
  * close candidates, or between the best and the default, may be that
@@ -146,6 +186,8 @@ static void final_round(tune_space *s, const tune_request *r,
   if (!ok)
     tune_say(r, "the final round failed (said above): the first times "
                 "stand\n");
+  else
+    against_default(s, r, stream, problem, fin, kernels, n);
   for (int i = 0; i < n; ++i)
     tile_rt_module_free(modules[i]);
 }
