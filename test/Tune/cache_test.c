@@ -408,12 +408,15 @@ static void test_clear_safety(const char *dir) {
   check(store(cache, "{\"summary\": \"one\"}"), "an entry is stored");
   snprintf(path, sizeof path, "%s/v1/notes.txt", cache);
   write_file(path, "not an entry\n");
-  char entry[4096];
+  char entry[4096], temp[4200];
   entry_path(entry, sizeof entry, cache);
+  snprintf(temp, sizeof temp, "%s.tmp-a1b2c3d4", entry); /* a crashed writer */
+  write_file(temp, "{\"bl");
   check(mlirTileCacheClear(S(cache), NULL, NULL) == 1,
         "clearing counts the one entry it removes");
   check(!exists(entry) && exists(path),
         "the entry goes and the foreign file stays");
+  check(!exists(temp), "a writer's temporary file left behind goes too");
 
   /* An entry's name that is a link to a file outside the cache. */
   snprintf(cache, sizeof cache, "%s/entrylink", dir);
