@@ -5,6 +5,8 @@ still alive and every call made on a released context. A script must exit
 0, with no signal, having freed everything and used nothing after release.
 
 Usage: TILE_RT_LIBCUDA=.../libtile_rt_fake_cuda.so lifetime_test.py
+       lifetime_test.py --gpu KERNELS_DIR   (lifetime-gpu.test: the same
+       scripts on the GPU with a compiled softmax; no counts, the exit status)
 """
 import os
 import subprocess
@@ -46,6 +48,46 @@ def everything():
     launch()
     return rt, mod, k, buf, view, launch, rt.stream(), rt.event()
 """
+
+# On the GPU: a real cubin (compiled once, by this process), no counts.
+GPU_SETUP = """
+import gc, os
+import tile_mlir as tm
+
+def alive():
+    return "ok"
+
+def everything():
+    rt = tm.Runtime(0)
+    with open(os.environ["LIFETIME_CUBIN"], "rb") as f:
+        image = f.read()
+    with open(os.environ["LIFETIME_KINFO"]) as f:
+        info = f.read()
+    mod = rt.load(tm.Compiled(image, info))
+    k = mod.kernel("softmax_n128_f16")
+    buf = rt.alloc(2 * 64 * 128 * 2)
+    x = buf.memref("f16", (64, 128))
+    view = buf.memref("f16", (64, 128), offset=64 * 128 * 2)
+    launch = k.prepare(x, view)
+    launch()
+    rt.synchronize()
+    return rt, mod, k, buf, view, launch, rt.stream(), rt.event()
+"""
+
+GPU = len(sys.argv) > 2 and sys.argv[1] == "--gpu"
+if GPU:
+    import tempfile
+    import tile_mlir as tm
+    compiled = tm.compile(os.path.join(sys.argv[2], "softmax.mlir"),
+                          kernels=["softmax_n128_f16"])
+    scratch = tempfile.mkdtemp()
+    os.environ["LIFETIME_CUBIN"] = os.path.join(scratch, "k.cubin")
+    os.environ["LIFETIME_KINFO"] = os.path.join(scratch, "k.kinfo")
+    with open(os.environ["LIFETIME_CUBIN"], "wb") as f:
+        f.write(compiled.binary)
+    with open(os.environ["LIFETIME_KINFO"], "w") as f:
+        f.write(compiled.kernel_info)
+    SETUP = GPU_SETUP
 
 # Dropped and collected while the interpreter runs.
 COLLECTED = {
@@ -104,6 +146,8 @@ def outcome(p: subprocess.CompletedProcess) -> str:
 
 
 def at_exit(p: subprocess.CompletedProcess) -> str:
+    if GPU:
+        return "ok" if not p.stderr.strip() else p.stderr.strip()[-400:]
     for line in p.stderr.splitlines():
         if line.startswith("fake-cuda at exit: "):
             return line[len("fake-cuda at exit: "):]
