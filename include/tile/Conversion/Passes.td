@@ -81,4 +81,42 @@ def TileEstimateResources : Pass<"tile-estimate-resources", "ModuleOp"> {
                            "::mlir::nvgpu::NVGPUDialect"];
 }
 
+def TileAssembleCubin : Pass<"tile-assemble-cubin", "ModuleOp"> {
+  let summary = "Assemble the PTX objects of gpu.binary ops into cubins "
+                "with ptxas";
+  let description = [{
+    Replaces every `#nvvm.target` object in `assembly` (PTX) format, as
+    `gpu-module-to-binary{format=isa}` leaves it, with a `bin` object holding
+    the cubin that ptxas assembles from it. ptxas is invoked as the NVVM
+    target's own serialiser invokes it (`-arch <chip> --opt-level <O>`, then
+    the target's `ptxas-cmd-options`) and found as it finds it: on `PATH`,
+    else in the `bin/` of the first of `$CUDA_ROOT`, `$CUDA_HOME` and
+    `$CUDA_PATH` that is set. The object keeps its target and properties,
+    less `O` (a cubin object does not carry it), plus `ISAToBinaryTimeInMs`:
+    the same object as `gpu-module-to-binary{format=bin}` makes.
+
+    Unlike that serialiser, every write is checked: a PTX file that cannot
+    be written (full disk, file-size limit), a missing ptxas, a ptxas error
+    (with its log) or a cubin that cannot be read back is an error at the
+    `gpu.binary` and a pass failure, never the end of the process. The
+    temporary files are always removed. Objects of other targets and
+    formats are left as they are.
+
+    Before:
+    ```mlir
+    gpu.binary @tile_kernels [#gpu.object<#nvvm.target<chip = "sm_90a">,
+        properties = {LLVMIRToISATimeInMs = 100 : i64, O = 2 : i32},
+        assembly = "...">]
+    ```
+    After:
+    ```mlir
+    gpu.binary @tile_kernels [#gpu.object<#nvvm.target<chip = "sm_90a">,
+        properties = {ISAToBinaryTimeInMs = 300 : i64,
+                      LLVMIRToISATimeInMs = 100 : i64},
+        bin = "\7FELF...">]
+    ```
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 #endif // TILE_CONVERSION_PASSES_TD
