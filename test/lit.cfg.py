@@ -44,7 +44,7 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP",
 llvm_config.use_default_substitutions()
 for d in [config.cuda_bin_dir, config.llvm_tools_dir, config.tile_tools_dir]:
     llvm_config.with_environment("PATH", d, append_path=True)
-# ptxas for gpu-module-to-binary.
+# ptxas for tile-assemble-cubin.
 config.environment["CUDA_HOME"] = os.path.dirname(config.cuda_bin_dir)
 
 # A sanitizer build (LLVM_USE_SANITIZER, tools/run-tests.sh): leaks are

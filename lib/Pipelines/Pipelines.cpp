@@ -38,11 +38,13 @@ void tile::buildTileToBinaryPipeline(OpPassManager &pm,
   pm.addPass(createTileFinalizeKernelABI());
   if (format == BinaryFormat::None)
     return;
-  std::string binary =
-      llvm::formatv("gpu-module-to-binary{{format={0}}",
-                    format == BinaryFormat::Cubin ? "bin" : "isa");
-  if (failed(parsePassPipeline(binary, pm)))
+  // PTX only: the cubin is assembled by tile-assemble-cubin, whose failures
+  // are diagnostics (the NVVM target's own ptxas step can end the process
+  // when the PTX cannot be written).
+  if (failed(parsePassPipeline("gpu-module-to-binary{format=isa}", pm)))
     llvm::report_fatal_error("tile: gpu-module-to-binary does not parse");
+  if (format == BinaryFormat::Cubin)
+    pm.addPass(createTileAssembleCubin());
 }
 
 void tile::buildTileResourcesPipeline(OpPassManager &pm,
