@@ -38,3 +38,13 @@ gpu.module @m {
     llvm.return
   }
 }
+
+// -----
+
+// Only kernels take TMA descriptors as grid constants.
+gpu.module @m {
+  // expected-error @+1 {{has tensormap parameters but is not a kernel (nvvm.kernel): TMA descriptors are parameters of kernels}}
+  llvm.func @not_kernel(%p: !llvm.ptr<1>, %t: !llvm.ptr) attributes {tile.tensormap_args = array<i64: 1>} {
+    llvm.return
+  }
+}

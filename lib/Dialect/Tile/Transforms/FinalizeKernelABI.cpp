@@ -30,6 +30,13 @@ struct FinalizeKernelABIPass
       if (!args)
         return;
       func->removeAttr(kTensorMapArgs);
+      // Grid constants exist only on kernel parameters (NVVM's verifier).
+      if (!func->hasAttr(NVVM::NVVMDialect::getKernelFuncAttrName())) {
+        func.emitOpError("has tensormap parameters but is not a kernel (")
+            << NVVM::NVVMDialect::getKernelFuncAttrName()
+            << "): TMA descriptors are parameters of kernels";
+        return signalPassFailure();
+      }
       Builder b(func.getContext());
       for (int64_t i : args.asArrayRef()) {
         if (i < 0 || i >= (int64_t)func.getNumArguments() ||
