@@ -72,18 +72,7 @@ static LogicalResult checkScalarTypes(KernelOp kernel) {
            << type << "; sm_90a computes with f16, bf16, f32, f64 and "
            << "integers of up to 64 bits";
   };
-  WalkResult walk = kernel->walk<WalkOrder::PreOrder>([&](Operation *op) {
-    for (Type t : op->getResultTypes())
-      if (failed(check(op, t)))
-        return WalkResult::interrupt();
-    for (Region &region : op->getRegions())
-      for (Block &block : region)
-        for (BlockArgument arg : block.getArguments())
-          if (failed(check(op, arg.getType())))
-            return WalkResult::interrupt();
-    return WalkResult::advance();
-  });
-  return failure(walk.wasInterrupted());
+  return checkValueTypes(kernel, check);
 }
 
 LogicalResult KernelLowering::plan(int64_t limit) {

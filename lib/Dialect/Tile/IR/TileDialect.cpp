@@ -82,6 +82,23 @@ LogicalResult FragmentType::verify(function_ref<InFlightDiagnostic()> emitError,
   return verifyTileType(emitError, shape, elementType);
 }
 
+LogicalResult
+tile::checkValueTypes(Operation *root,
+                      function_ref<LogicalResult(Operation *, Type)> check) {
+  WalkResult walk = root->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    for (Type t : op->getResultTypes())
+      if (failed(check(op, t)))
+        return WalkResult::interrupt();
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          if (failed(check(op, arg.getType())))
+            return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 #define GET_ATTRDEF_CLASSES
 #include "tile/Dialect/Tile/IR/TileAttrs.cpp.inc"
 

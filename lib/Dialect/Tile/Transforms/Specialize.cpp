@@ -138,20 +138,13 @@ static LogicalResult verifyType(Operation *op, Type type) {
 /// and the passes after it assume the rules hold. So every type of the
 /// produced kernel is checked here, at the op that holds it.
 static LogicalResult verifyTypes(KernelOp kernel) {
-  WalkResult walk = kernel->walk<WalkOrder::PreOrder>([&](Operation *op) {
-    for (Type t : op->getResultTypes())
-      if (failed(verifyType(op, t)))
-        return WalkResult::interrupt();
-    for (Region &region : op->getRegions())
-      for (Block &block : region)
-        for (BlockArgument arg : block.getArguments())
-          if (failed(verifyType(op, arg.getType())))
-            return WalkResult::interrupt();
-    WalkResult attrs = op->getAttrDictionary().walk([&](TypeAttr t) {
+  if (failed(checkValueTypes(kernel, verifyType)))
+    return failure();
+  WalkResult walk = kernel->walk([&](Operation *op) {
+    return op->getAttrDictionary().walk([&](TypeAttr t) {
       return failed(verifyType(op, t.getValue())) ? WalkResult::interrupt()
                                                   : WalkResult::advance();
     });
-    return attrs;
   });
   return failure(walk.wasInterrupted());
 }
