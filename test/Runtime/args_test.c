@@ -42,6 +42,27 @@ static void check(const char *label, const tile_rt_kernel_desc *k, int n) {
   reset();
 }
 
+/* A hand-made record of one 2-d memref argument read through a tensor map
+ * with the given box and swizzle. */
+static void hand_record(tile_rt_kernel_desc *k, tile_rt_param_desc p[2],
+                        const char *name, tile_rt_dtype dtype, uint32_t box0,
+                        uint32_t box1, int swizzle) {
+  memset(p, 0, 2 * sizeof p[0]);
+  p[0].kind = TILE_RT_PARAM_MEMREF;
+  p[0].dtype = dtype;
+  p[0].rank = 2;
+  p[1] = p[0];
+  p[1].kind = TILE_RT_PARAM_TENSORMAP;
+  p[1].box[0] = box0;
+  p[1].box[1] = box1;
+  p[1].swizzle = swizzle;
+  memset(k, 0, sizeof *k);
+  k->name = name;
+  k->nargs = 1;
+  k->nparams = 2;
+  k->params = p;
+}
+
 int main(void) {
   tile_rt_kernel_info *info;
   MUST(tile_rt_kernel_info_parse(&info, info_text, strlen(info_text)));
@@ -111,20 +132,8 @@ int main(void) {
   /* A TMA stride whose bytes wrap: (2^62 + 4) * 4 is 16 modulo 2^64. */
   {
     tile_rt_param_desc p32[2];
-    memset(p32, 0, sizeof p32);
-    p32[0].kind = TILE_RT_PARAM_MEMREF;
-    p32[0].dtype = TILE_RT_F32;
-    p32[0].rank = 2;
-    p32[1] = p32[0];
-    p32[1].kind = TILE_RT_PARAM_TENSORMAP;
-    p32[1].box[0] = 4;
-    p32[1].box[1] = 1;
     tile_rt_kernel_desc tma32;
-    memset(&tma32, 0, sizeof tma32);
-    tma32.name = "tma32";
-    tma32.nargs = 1;
-    tma32.nparams = 2;
-    tma32.params = p32;
+    hand_record(&tma32, p32, "tma32", TILE_RT_F32, 4, 1, 0);
     const int64_t wrap = ((int64_t)1 << 62) + 4;
     tile_rt_arg t;
     MUST(tile_rt_arg_memref_2d(&t, TILE_RT_F32, 0x10000, 1, 4, wrap));
@@ -139,21 +148,8 @@ int main(void) {
 
   /* Rules the parser already enforces, on a hand-made record. */
   tile_rt_param_desc params[2];
-  memset(params, 0, sizeof params);
-  params[0].kind = TILE_RT_PARAM_MEMREF;
-  params[0].dtype = TILE_RT_F16;
-  params[0].rank = 2;
-  params[1] = params[0];
-  params[1].kind = TILE_RT_PARAM_TENSORMAP;
-  params[1].box[0] = 64;
-  params[1].box[1] = 300;
-  params[1].swizzle = 128;
   tile_rt_kernel_desc hand;
-  memset(&hand, 0, sizeof hand);
-  hand.name = "hand";
-  hand.nargs = 1;
-  hand.nparams = 2;
-  hand.params = params;
+  hand_record(&hand, params, "hand", TILE_RT_F16, 64, 300, 128);
   check("hand box 300", &hand, 1);
   params[1].box[1] = 64;
   params[1].box[0] = 128;
