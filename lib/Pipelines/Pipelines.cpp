@@ -1,7 +1,8 @@
 //===- Pipelines.cpp - Registered tile compilation pipelines ------------===//
 //
 // tile -> gpu.func (nvgpu/nvvm/scf/memref/vector) -> llvm+nvvm -> PTX/cubin.
-// The upstream part is the pass list verified on MLIR 22 (docs/Pipelines.md).
+// The upstream part is the pass list verified on MLIR 22 (docs/Design.md,
+// "Data flow").
 //
 //===----------------------------------------------------------------------===//
 

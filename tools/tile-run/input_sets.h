@@ -3,7 +3,7 @@
  * A problem's input tensors on the GPU, in `nsets` identical sets laid out
  * back to back, so that launches rotating among the sets read their inputs
  * from DRAM rather than from the L2 the previous launch warmed
- * (docs/ANCHORS.md "How to measure"). Every tensor starts on a 256-byte
+ * (docs/Performance.md, its opening). Every tensor starts on a 256-byte
  * boundary (TMA wants 16).
  *
  *===----------------------------------------------------------------------===*/

@@ -1,6 +1,6 @@
 /*===- timing.h - Event timing of repeated launches --------------*- C -*-===*
  *
- * The measuring rules of docs/ANCHORS.md ("How to measure"): warm up, time
+ * The measuring rules of docs/Performance.md (its opening): warm up, time
  * each launch between CUDA events, rotate among input sets so the inputs do
  * not sit in L2, and report the median.
  *
