@@ -445,8 +445,24 @@ typedef struct tile_rt_stream tile_rt_stream;
 tile_rt_status tile_rt_stream_create(tile_rt_stream **out,
                                      tile_rt_context *ctx);
 
-/// Destroys `stream`. NULL is a no-op.
+/// Wraps `cu_stream`, a CUstream of `ctx`'s device created by someone else
+/// (torch's current stream, say; NULL is the legacy default stream), into
+/// `*out`: launches, events and waits then work on it as on the runtime's
+/// own streams, with no join through another stream. The CUstream is
+/// borrowed: it must outlive the wrapper, which tile_rt_stream_free frees
+/// without destroying the CUstream.
+tile_rt_status tile_rt_stream_wrap(tile_rt_stream **out, tile_rt_context *ctx,
+                                   void *cu_stream);
+
+/// Frees `stream`, destroying its CUstream unless it was wrapped. NULL is a
+/// no-op.
 tile_rt_status tile_rt_stream_free(tile_rt_stream *stream);
+
+/// Sets `*out` to 1 while `stream` (of `ctx`; NULL: the default stream) is
+/// capturing a CUDA graph, else 0. Work launched on a capturing stream is
+/// recorded into the graph, not run.
+tile_rt_status tile_rt_stream_is_capturing(int *out, tile_rt_context *ctx,
+                                           tile_rt_stream *stream);
 
 /// The CUstream behind `stream` (NULL gives the default stream, 0), for
 /// libraries such as cuBLAS. Borrowed: do not destroy it.
@@ -454,7 +470,10 @@ tile_rt_status tile_rt_stream_native(void **out, tile_rt_stream *stream);
 
 /// Waits for the work queued on `stream` (of context `ctx`), polling
 /// cuStreamQuery, at most `timeout_s` seconds (<= 0 waits forever). A kernel
-/// that does not finish gives TILE_RT_ERROR_TIMEOUT instead of a hang.
+/// that does not finish gives TILE_RT_ERROR_TIMEOUT instead of a hang. A
+/// stream capturing a CUDA graph is refused (TILE_RT_ERROR_INVALID_ARGUMENT):
+/// its work runs only when the graph is launched, and querying it would
+/// invalidate the capture.
 tile_rt_status tile_rt_stream_synchronize(tile_rt_context *ctx,
                                           tile_rt_stream *stream,
                                           double timeout_s);
@@ -553,6 +572,15 @@ tile_rt_status tile_rt_kernel_attributes(tile_rt_kernel_attrs *out,
 /// A grid with a zero extent launches nothing and succeeds.
 tile_rt_status tile_rt_launch(tile_rt_kernel *kernel, const tile_rt_arg *args,
                               int nargs, tile_rt_stream *stream);
+
+/// tile_rt_launch on `cu_stream`, any CUstream of the kernel's context
+/// (NULL: the legacy default stream; CU_STREAM_PER_THREAD; a stream another
+/// library owns, torch's current stream say; a stream capturing a CUDA
+/// graph, into which the launch is then recorded with its parameters as
+/// they are now). The same checks, with no wrapper to allocate.
+tile_rt_status tile_rt_launch_native(tile_rt_kernel *kernel,
+                                     const tile_rt_arg *args, int nargs,
+                                     void *cu_stream);
 
 #ifdef __cplusplus
 }

@@ -99,6 +99,8 @@ tile_rt_status rt_cuda_error(CUresult result, const char *call, const char *fmt,
   X(cuStreamCreate, CUresult, (CUstream *, unsigned int), RT_REQUIRED)         \
   X(cuStreamDestroy, CUresult, (CUstream), RT_REQUIRED)                        \
   X(cuStreamQuery, CUresult, (CUstream), RT_REQUIRED)                          \
+  X(cuStreamIsCapturing, CUresult, (CUstream, CUstreamCaptureStatus *),        \
+    RT_REQUIRED)                                                               \
   X(cuEventCreate, CUresult, (CUevent *, unsigned int), RT_REQUIRED)           \
   X(cuEventDestroy, CUresult, (CUevent), RT_REQUIRED)                          \
   X(cuEventRecord, CUresult, (CUevent, CUstream), RT_REQUIRED)                 \
@@ -142,6 +144,7 @@ struct tile_rt_context {
 struct tile_rt_stream {
   tile_rt_context *ctx;
   CUstream stream;
+  int borrowed; /* wrapped (tile_rt_stream_wrap): not ours to destroy */
 };
 
 struct tile_rt_event {

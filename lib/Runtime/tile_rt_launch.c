@@ -92,17 +92,13 @@ static void rt_note_last_kernel(tile_rt_context *ctx, const char *name) {
   ctx->last_kernel[n] = '\0';
 }
 
-tile_rt_status tile_rt_launch(tile_rt_kernel *kernel, const tile_rt_arg *args,
-                              int nargs, tile_rt_stream *stream) {
-  if (!kernel)
-    return rt_error(TILE_RT_ERROR_INVALID_ARGUMENT,
-                    "tile_rt_launch: NULL kernel");
+/* Checks, marshals and launches on `stream`, a CUstream of the kernel's
+ * context (NULL: the legacy default stream). */
+static tile_rt_status rt_launch_on(tile_rt_kernel *kernel,
+                                   const tile_rt_arg *args, int nargs,
+                                   CUstream stream) {
   const tile_rt_kernel_desc *desc = kernel->desc;
   tile_rt_context *ctx = kernel->module->ctx;
-  if (stream && stream->ctx != ctx)
-    return rt_error(TILE_RT_ERROR_INVALID_ARGUMENT,
-                    "kernel '%s': the stream belongs to another context",
-                    desc->name);
   RT_TRY(tile_rt_kernel_desc_check_args(desc, args, nargs));
   uint32_t grid[3];
   RT_TRY(tile_rt_kernel_desc_grid(grid, desc, args, nargs));
@@ -114,8 +110,7 @@ tile_rt_status tile_rt_launch(tile_rt_kernel *kernel, const tile_rt_arg *args,
   RT_TRY(rt_marshal(&params, ctx->cu, desc, args));
   CUresult r = ctx->cu->cuLaunchKernel(
       kernel->function, grid[0], grid[1], grid[2], desc->block[0],
-      desc->block[1], desc->block[2], desc->smem,
-      stream ? stream->stream : NULL, params.slot, NULL);
+      desc->block[1], desc->block[2], desc->smem, stream, params.slot, NULL);
   if (r != CUDA_SUCCESS)
     return rt_cuda_error(r, "cuLaunchKernel",
                          "kernel '%s' (grid %u x %u x %u, block %u x %u x %u, "
@@ -124,4 +119,25 @@ tile_rt_status tile_rt_launch(tile_rt_kernel *kernel, const tile_rt_arg *args,
                          desc->block[1], desc->block[2], desc->smem);
   rt_note_last_kernel(ctx, desc->name);
   return TILE_RT_SUCCESS;
+}
+
+tile_rt_status tile_rt_launch(tile_rt_kernel *kernel, const tile_rt_arg *args,
+                              int nargs, tile_rt_stream *stream) {
+  if (!kernel)
+    return rt_error(TILE_RT_ERROR_INVALID_ARGUMENT,
+                    "tile_rt_launch: NULL kernel");
+  if (stream && stream->ctx != kernel->module->ctx)
+    return rt_error(TILE_RT_ERROR_INVALID_ARGUMENT,
+                    "kernel '%s': the stream belongs to another context",
+                    kernel->desc->name);
+  return rt_launch_on(kernel, args, nargs, stream ? stream->stream : NULL);
+}
+
+tile_rt_status tile_rt_launch_native(tile_rt_kernel *kernel,
+                                     const tile_rt_arg *args, int nargs,
+                                     void *cu_stream) {
+  if (!kernel)
+    return rt_error(TILE_RT_ERROR_INVALID_ARGUMENT,
+                    "tile_rt_launch_native: NULL kernel");
+  return rt_launch_on(kernel, args, nargs, (CUstream)cu_stream);
 }

@@ -72,11 +72,28 @@ tile_rt_status tile_rt_stream_create(tile_rt_stream **out,
   return TILE_RT_SUCCESS;
 }
 
+tile_rt_status tile_rt_stream_wrap(tile_rt_stream **out, tile_rt_context *ctx,
+                                   void *cu_stream) {
+  if (!out || !ctx)
+    return rt_error(TILE_RT_ERROR_INVALID_ARGUMENT,
+                    "tile_rt_stream_wrap: NULL argument");
+  *out = NULL;
+  tile_rt_stream *s = calloc(1, sizeof *s);
+  if (!s)
+    return rt_error(TILE_RT_ERROR_OUT_OF_MEMORY, "out of host memory");
+  s->ctx = ctx;
+  s->stream = (CUstream)cu_stream;
+  s->borrowed = 1;
+  rt_context_retain(ctx);
+  *out = s;
+  return TILE_RT_SUCCESS;
+}
+
 tile_rt_status tile_rt_stream_free(tile_rt_stream *stream) {
   if (!stream)
     return TILE_RT_SUCCESS;
-  tile_rt_status st = rt_bind(stream->ctx);
-  if (st == TILE_RT_SUCCESS) {
+  tile_rt_status st = stream->borrowed ? TILE_RT_SUCCESS : rt_bind(stream->ctx);
+  if (st == TILE_RT_SUCCESS && !stream->borrowed) {
     CUresult r = stream->ctx->cu->cuStreamDestroy(stream->stream);
     if (r != CUDA_SUCCESS)
       st = rt_cuda_error(r, "cuStreamDestroy", NULL);
@@ -95,6 +112,29 @@ tile_rt_status tile_rt_stream_native(void **out, tile_rt_stream *stream) {
   return TILE_RT_SUCCESS;
 }
 
+/* Whether `stream` is capturing a CUDA graph (its work is recorded, not
+ * run: waiting for it, or querying it, would invalidate the capture). */
+static tile_rt_status rt_capturing(int *out, const rt_driver *cu,
+                                   CUstream stream) {
+  CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
+  CUresult r = cu->cuStreamIsCapturing(stream, &status);
+  if (r != CUDA_SUCCESS)
+    return rt_cuda_error(r, "cuStreamIsCapturing", NULL);
+  *out = status != CU_STREAM_CAPTURE_STATUS_NONE;
+  return TILE_RT_SUCCESS;
+}
+
+tile_rt_status tile_rt_stream_is_capturing(int *out, tile_rt_context *ctx,
+                                           tile_rt_stream *stream) {
+  if (!out || !ctx || (stream && stream->ctx != ctx))
+    return rt_error(TILE_RT_ERROR_INVALID_ARGUMENT,
+                    "tile_rt_stream_is_capturing: %s",
+                    !out || !ctx ? "NULL argument"
+                                 : "the stream belongs to another context");
+  RT_TRY(rt_bind(ctx));
+  return rt_capturing(out, ctx->cu, stream ? stream->stream : NULL);
+}
+
 tile_rt_status tile_rt_stream_synchronize(tile_rt_context *ctx,
                                           tile_rt_stream *stream,
                                           double timeout_s) {
@@ -103,6 +143,13 @@ tile_rt_status tile_rt_stream_synchronize(tile_rt_context *ctx,
         TILE_RT_ERROR_INVALID_ARGUMENT, "tile_rt_stream_synchronize: %s",
         ctx ? "the stream belongs to another context" : "NULL context");
   RT_TRY(rt_bind(ctx));
+  int capturing = 0;
+  RT_TRY(rt_capturing(&capturing, ctx->cu, stream ? stream->stream : NULL));
+  if (capturing)
+    return rt_error(TILE_RT_ERROR_INVALID_ARGUMENT,
+                    "tile_rt_stream_synchronize: the stream is capturing a "
+                    "CUDA graph, so nothing on it runs until the graph is "
+                    "launched; waiting for it would invalidate the capture");
   return rt_wait(ctx, stream ? stream->stream : NULL, NULL, timeout_s);
 }
 

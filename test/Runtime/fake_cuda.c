@@ -45,6 +45,7 @@ static int calls_after_release;
 FAKE_EXPORT void fake_cuda_expect_params(const size_t *sizes, int n);
 FAKE_EXPORT const fake_cuda_launch *fake_cuda_last_launch(void);
 FAKE_EXPORT void fake_cuda_set_hang(int h);
+FAKE_EXPORT void fake_cuda_set_capturing(void *stream);
 FAKE_EXPORT void fake_cuda_fail_next_launch(int result);
 FAKE_EXPORT void fake_cuda_lifetime(fake_cuda_lifetime_counts *out);
 
@@ -56,6 +57,13 @@ FAKE_EXPORT const fake_cuda_launch *fake_cuda_last_launch(void) {
   return &last;
 }
 FAKE_EXPORT void fake_cuda_set_hang(int h) { hang = h; }
+/* The one stream that reports itself capturing (NULL: none). */
+static void *capturing_stream;
+static int capturing_set;
+FAKE_EXPORT void fake_cuda_set_capturing(void *stream) {
+  capturing_stream = stream;
+  capturing_set = 1;
+}
 FAKE_EXPORT void fake_cuda_fail_next_launch(int result) {
   fail_next_launch = result;
 }
@@ -354,7 +362,6 @@ FAKE_EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy,
                                     unsigned gz, unsigned bx, unsigned by,
                                     unsigned bz, unsigned smem, CUstream s,
                                     void **params, void **extra) {
-  (void)s;
   if (extra)
     return CUDA_ERROR_INVALID_VALUE;
   if (fail_next_launch) {
@@ -366,6 +373,7 @@ FAKE_EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy,
   if ((int)smem > ff->max_dynamic_smem && smem > 48 * 1024)
     return CUDA_ERROR_INVALID_VALUE;
   ++last.count;
+  last.stream = (uintptr_t)s;
   strcpy(last.function, ff->name);
   last.grid[0] = gx, last.grid[1] = gy, last.grid[2] = gz;
   last.block[0] = bx, last.block[1] = by, last.block[2] = bz;
@@ -500,8 +508,18 @@ FAKE_EXPORT CUresult cuStreamDestroy(CUstream s) {
 }
 
 FAKE_EXPORT CUresult cuStreamQuery(CUstream s) {
-  (void)s;
+  /* A real driver fails the query and invalidates the capture. */
+  if (capturing_set && (void *)s == capturing_stream)
+    return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
   return hang ? CUDA_ERROR_NOT_READY : CUDA_SUCCESS;
+}
+
+FAKE_EXPORT CUresult cuStreamIsCapturing(CUstream s,
+                                         CUstreamCaptureStatus *status) {
+  *status = capturing_set && (void *)s == capturing_stream
+                ? CU_STREAM_CAPTURE_STATUS_ACTIVE
+                : CU_STREAM_CAPTURE_STATUS_NONE;
+  return CUDA_SUCCESS;
 }
 
 typedef struct fake_event {

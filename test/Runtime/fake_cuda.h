@@ -26,6 +26,7 @@
 /// What the last cuLaunchKernel received.
 typedef struct fake_cuda_launch {
   int count; ///< Launches so far.
+  uintptr_t stream; ///< The CUstream it was launched on (0: default).
   char function[256];
   unsigned grid[3], block[3], smem;
   int nparams; ///< Parameters copied, as announced by fake_cuda_expect_params.
@@ -47,6 +48,9 @@ typedef struct fake_cuda_launch {
  *   While `hang` is non-zero, cuStreamQuery / cuEventQuery report
  *   CUDA_ERROR_NOT_READY (a kernel that never finishes) and
  *   cuCtxSynchronize fails with CUDA_ERROR_ILLEGAL_ADDRESS.
+ * void fake_cuda_set_capturing(void *stream);
+ *   Makes cuStreamIsCapturing report `stream` (NULL: the default stream) as
+ *   capturing a graph, and cuStreamQuery on it fail as a real driver's does.
  * void fake_cuda_fail_next_launch(int result);
  *   Makes the next cuLaunchKernel fail with `result`.
  * void fake_cuda_lifetime(fake_cuda_lifetime_counts *out);

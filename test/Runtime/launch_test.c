@@ -23,6 +23,8 @@ static void (*fake_cuda_expect_params)(const size_t *, int);
 static const fake_cuda_launch *(*fake_cuda_last_launch)(void);
 static void (*fake_cuda_set_hang)(int);
 static void (*fake_cuda_fail_next_launch)(int);
+static void (*fake_cuda_set_capturing)(void *);
+static void (*fake_cuda_lifetime_of)(fake_cuda_lifetime_counts *);
 
 static void bind_fake(const char *path) {
   void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
@@ -30,11 +32,13 @@ static void bind_fake(const char *path) {
     printf("FATAL: cannot open %s: %s\n", path, dlerror());
     exit(1);
   }
-  void *f[4] = {dlsym(lib, "fake_cuda_expect_params"),
+  void *f[6] = {dlsym(lib, "fake_cuda_expect_params"),
                 dlsym(lib, "fake_cuda_last_launch"),
                 dlsym(lib, "fake_cuda_set_hang"),
-                dlsym(lib, "fake_cuda_fail_next_launch")};
-  for (int i = 0; i < 4; ++i)
+                dlsym(lib, "fake_cuda_fail_next_launch"),
+                dlsym(lib, "fake_cuda_set_capturing"),
+                dlsym(lib, "fake_cuda_lifetime")};
+  for (int i = 0; i < 6; ++i)
     if (!f[i]) {
       printf("FATAL: %s lacks the fake_cuda_* controls\n", path);
       exit(1);
@@ -43,6 +47,8 @@ static void bind_fake(const char *path) {
   memcpy(&fake_cuda_last_launch, &f[1], sizeof f[1]);
   memcpy(&fake_cuda_set_hang, &f[2], sizeof f[2]);
   memcpy(&fake_cuda_fail_next_launch, &f[3], sizeof f[3]);
+  memcpy(&fake_cuda_set_capturing, &f[4], sizeof f[4]);
+  memcpy(&fake_cuda_lifetime_of, &f[5], sizeof f[5]);
 }
 
 static const char image[] = "FAKECUBIN gemm scale big static@2048";
@@ -336,6 +342,53 @@ int main(int argc, char **argv) {
   printf("native stream: %s\n", native ? "set" : "NULL");
   MUST(tile_rt_stream_native(&native, NULL));
   printf("native default stream: %s\n", native ? "set" : "NULL");
+
+  /* A stream someone else made (torch's, say): launches go to that very
+   * CUstream, through a wrapper or directly; freeing the wrapper leaves the
+   * CUstream alone; a capturing stream takes launches but no waits. */
+  static int foreign_storage;
+  void *foreign = &foreign_storage;
+  tile_rt_stream *wrapped;
+  MUST(tile_rt_stream_wrap(&wrapped, ctx, foreign));
+  MUST(tile_rt_stream_native(&native, wrapped));
+  printf("wrapped native is the foreign stream: %s\n",
+         native == foreign ? "yes" : "no");
+  report("launch on wrapped", tile_rt_launch(scale, sargs, 4, wrapped));
+  printf("launched on the foreign stream: %s\n",
+         fake_cuda_last_launch()->stream == (uintptr_t)foreign ? "yes" : "no");
+  report("launch native", tile_rt_launch_native(scale, sargs, 4, foreign));
+  printf("launched on the foreign stream: %s\n",
+         fake_cuda_last_launch()->stream == (uintptr_t)foreign ? "yes" : "no");
+  report("launch native default", tile_rt_launch_native(scale, sargs, 4, NULL));
+  printf("launched on the default stream: %s\n",
+         fake_cuda_last_launch()->stream == 0 ? "yes" : "no");
+  report("launch native NULL kernel",
+         tile_rt_launch_native(NULL, sargs, 4, foreign));
+  report("launch native bad args", tile_rt_launch_native(scale, sargs, 3,
+                                                         foreign));
+  int capturing = -1;
+  MUST(tile_rt_stream_is_capturing(&capturing, ctx, wrapped));
+  printf("capturing before: %d\n", capturing);
+  fake_cuda_set_capturing(foreign);
+  MUST(tile_rt_stream_is_capturing(&capturing, ctx, wrapped));
+  printf("capturing during: %d\n", capturing);
+  report("launch while capturing", tile_rt_launch(scale, sargs, 4, wrapped));
+  report("sync while capturing",
+         tile_rt_stream_synchronize(ctx, wrapped, 0.05));
+  report("sync of another stream while capturing",
+         tile_rt_stream_synchronize(ctx, stream, 0.05));
+  fake_cuda_set_capturing(NULL);
+  MUST(tile_rt_stream_is_capturing(&capturing, ctx, wrapped));
+  printf("capturing after: %d\n", capturing);
+  report("is_capturing NULL out",
+         tile_rt_stream_is_capturing(NULL, ctx, wrapped));
+  report("wrap NULL context", tile_rt_stream_wrap(&wrapped, NULL, foreign));
+  fake_cuda_lifetime_counts live_before, live_after;
+  fake_cuda_lifetime_of(&live_before);
+  report("free wrapped", tile_rt_stream_free(wrapped));
+  fake_cuda_lifetime_of(&live_after);
+  printf("streams destroyed by freeing the wrapper: %d\n",
+         live_before.streams - live_after.streams);
 
   report("free event", tile_rt_event_free(e0));
   report("free event", tile_rt_event_free(e1));
