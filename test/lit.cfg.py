@@ -111,6 +111,12 @@ def has_gpu():
 
 if has_gpu():
     config.available_features.add("cuda")
+    # PyTorch tests on the GPU (`REQUIRES: cuda, torch`): CUDA graphs,
+    # torch.compile, torch's streams.
+    if subprocess.run([sys.executable, "-c",
+                       "import torch; assert torch.cuda.is_available()"],
+                      capture_output=True, timeout=300).returncode == 0:
+        config.available_features.add("torch")
 
 # SASS tests (`REQUIRES: nvdisasm`) run where tile-inspect finds the CUDA
 # toolkit's disassembler, by the rules it uses for --sass.

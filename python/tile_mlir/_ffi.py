@@ -435,6 +435,8 @@ _RT = [
     ("tile_rt_stream_create", tile_rt_status, [_pvp, _vp]),
     ("tile_rt_stream_free", tile_rt_status, [_vp]),
     ("tile_rt_stream_native", tile_rt_status, [_pvp, _vp]),
+    ("tile_rt_stream_wrap", tile_rt_status, [_pvp, _vp, _vp]),
+    ("tile_rt_stream_is_capturing", tile_rt_status, [_p(c_int), _vp, _vp]),
     ("tile_rt_stream_synchronize", tile_rt_status, [_vp, _vp, c_double]),
     ("tile_rt_event_create", tile_rt_status, [_pvp, _vp]),
     ("tile_rt_event_free", tile_rt_status, [_vp]),
@@ -453,6 +455,8 @@ _RT = [
      [_p(tile_rt_kernel_attrs), _vp]),
     ("tile_rt_launch", tile_rt_status,
      [_vp, _p(tile_rt_arg), c_int, _vp]),
+    ("tile_rt_launch_native", tile_rt_status,
+     [_vp, _p(tile_rt_arg), c_int, _vp]),
 ]
 
 _RT_OPTIONAL = ("tile_rt_cubin_kernel_resources",)
@@ -461,6 +465,40 @@ _RT_OPTIONAL = ("tile_rt_cubin_kernel_resources",)
 def rt() -> ctypes.CDLL:
     """libtile_rt.so, loaded and declared."""
     return _get(RT_LIBRARY, lambda lib: _declare(lib, _RT, _RT_OPTIONAL))
+
+
+LAUNCH_MODULE = "_tile_launch.abi3.so"
+_launcher_state: list = []  # [module or None], once looked for
+
+
+def launcher():
+    """The fast launch extension (lib/Python/tile_launch_module.c) from the
+    directory libtile_rt.so was loaded from, or None where it was not built
+    (or $TILE_MLIR_NO_FAST_LAUNCH is set): launches then take the general
+    path."""
+    if _launcher_state:
+        return _launcher_state[0]
+    rt()
+    module = None
+    rt_path = _loaded_from.get(RT_LIBRARY)
+    # Beside the runtime loaded from a directory (not by the system loader).
+    if not os.environ.get("TILE_MLIR_NO_FAST_LAUNCH") and rt_path and \
+            os.sep in rt_path:
+        path = Path(rt_path).resolve().parent / LAUNCH_MODULE
+        if path.is_file():
+            import importlib.machinery
+            import importlib.util
+            loader = importlib.machinery.ExtensionFileLoader(
+                "tile_mlir._tile_launch", str(path))
+            spec = importlib.util.spec_from_file_location(
+                "tile_mlir._tile_launch", str(path), loader=loader)
+            module = importlib.util.module_from_spec(spec)
+            loader.exec_module(module)
+            with _lock:
+                _loaded_from[LAUNCH_MODULE] = str(path)
+                _libs[LAUNCH_MODULE] = module
+    _launcher_state.append(module)
+    return module
 
 
 def rt_has(name: str) -> bool:

@@ -230,6 +230,25 @@ class Runtime(_Handle):
                                               self._handle()))
         return Stream(ptr, self)
 
+    def wrap_stream(self, stream) -> Stream:
+        """A Stream over a CUstream someone else owns: a torch.cuda.Stream
+        (anything with an integer ``cuda_stream``) or a raw CUstream handle
+        as an int (0: the default stream). Launches, events and waits then
+        use that very stream. It is borrowed: it must outlive the Stream,
+        and closing the Stream does not destroy it."""
+        handle = getattr(stream, "cuda_stream", stream)
+        if isinstance(handle, bool) or not isinstance(handle, int) or \
+                not 0 <= handle < _DEVICE_PTR_LIMIT:
+            raise TypeError(f"wrap_stream takes a torch.cuda.Stream or a "
+                            f"CUstream handle (an int), got {stream!r}")
+        ptr = ctypes.c_void_p()
+        check(_ffi.rt().tile_rt_stream_wrap(ctypes.byref(ptr),
+                                            self._handle(),
+                                            ctypes.c_void_p(handle)))
+        wrapped = Stream(ptr, self)
+        wrapped._borrowed = stream  # keeps a torch stream object alive
+        return wrapped
+
     def event(self) -> Event:
         ptr = ctypes.c_void_p()
         check(_ffi.rt().tile_rt_event_create(ctypes.byref(ptr),
@@ -333,7 +352,17 @@ class Stream(_Handle):
                                               self._handle()))
         return out.value or 0
 
+    @property
+    def is_capturing(self) -> bool:
+        """Whether the stream is capturing a CUDA graph now."""
+        out = ctypes.c_int()
+        check(_ffi.rt().tile_rt_stream_is_capturing(
+            ctypes.byref(out), self._parent._handle(), self._handle()))
+        return bool(out.value)
+
     def synchronize(self, timeout_s: float = 0.0) -> None:
+        """Waits for the stream's work (InvalidArgumentError while it is
+        capturing a CUDA graph: nothing on it runs before the graph)."""
         check(_ffi.rt().tile_rt_stream_synchronize(
             self._parent._handle(), self._handle(), timeout_s))
 
@@ -371,6 +400,7 @@ class Module(_Handle):
     def _release(self, ptr) -> int:
         for k in self._kernels.values():
             k._ptr = None  # kernels are owned by the module
+            k._plan, k._plan_made = None, True  # it holds the C kernel
         self._kernels.clear()
         return super()._release(ptr)
 
@@ -406,6 +436,8 @@ class Kernel:
         check(_ffi.rt().tile_rt_kernel_desc_of(ctypes.byref(d), ptr))
         self._desc_c = d
         self.desc = KernelDesc._from_c(d.contents)
+        self._plan = None  # the fast launch plan, made on the first launch
+        self._plan_made = False
 
     @property
     def name(self) -> str:
@@ -506,18 +538,56 @@ class Kernel:
     def launch(self, *args, stream=None) -> None:
         """Launches asynchronously with `args`, one per kernel argument:
         torch CUDA tensors or MemRefs for memrefs, Python numbers for
-        scalars (typed by the kernel info).
+        scalars (typed by the kernel info). The arguments and the shape
+        contracts are checked on every launch.
 
         `stream`: a tile_mlir.Stream; a torch.cuda.Stream; 0 for the
         default stream; or None: torch's current stream when a tensor is
-        passed, else the default stream. The runtime cannot launch on a
-        foreign CUstream, so a torch stream other than the default one is
-        joined through the default stream (it waits for the torch stream,
-        and the torch stream for it).
+        passed, else the default stream. The launch goes to that very
+        stream, with no join through another, so it may be captured into a
+        CUDA graph (torch.cuda.graph) like any torch kernel.
+
+        With torch tensors and numbers, the arguments are read and the
+        kernel launched in one C call (the fast launch extension, when it
+        was built); anything else takes the general path.
         """
+        plan = self._plan if self._plan_made else self._make_plan()
+        if plan is not None and stream is None:
+            status = plan(args)
+            if status == 0:
+                return
+            if status > 0:
+                check(status)
         self._prepare(args, stream, check_now=False)()
 
     __call__ = launch
+
+    def _make_plan(self):
+        """The fast launch plan (tile_mlir._tile_launch.LaunchPlan), or None
+        without torch or the extension."""
+        torch = _torch()
+        if torch is None:
+            return None  # torch may come later: look again next time
+        self._plan_made = True
+        fast = _ffi.launcher()
+        if fast is None:
+            return None
+        specs = []
+        for p in self.desc.args:
+            if p.kind == "memref":
+                torch_dtype = getattr(torch, _TORCH_DTYPES[p.dtype])
+                specs.append((0, dtype_code(p.dtype), p.rank, torch_dtype))
+            else:
+                specs.append(({"i32": 1, "i64": 2, "f32": 3}[p.dtype],
+                              0, 0, None))
+        get_stream = getattr(torch._C, "_cuda_getCurrentRawStream", None) \
+            or (lambda d: torch.cuda.current_stream(d).cuda_stream)
+        entry = ctypes.cast(_ffi.rt().tile_rt_launch_native,
+                            ctypes.c_void_p).value
+        self._plan = fast.LaunchPlan(
+            entry, self._handle().value, torch.Tensor, get_stream,
+            self.module.runtime.device, tuple(specs))
+        return self._plan
 
     def prepare(self, *args, stream=None) -> PreparedLaunch:
         """Marshals and checks the arguments once and returns a callable
@@ -530,20 +600,28 @@ class Kernel:
         if check_now:
             check(_ffi.rt().tile_rt_kernel_desc_check_args(
                 self._desc_c, arr, len(args)))
-        torch = _torch()
         if isinstance(stream, Stream):
-            return PreparedLaunch(self, arr, args, stream, None)
-        if stream is None and torch is not None and any(
-                isinstance(a, torch.Tensor) for a in args):
-            stream = torch.cuda.current_stream(self.module.runtime.device)
-        if stream is None or (isinstance(stream, int) and stream == 0) or \
-                getattr(stream, "cuda_stream", None) == 0:
-            return PreparedLaunch(self, arr, args, None, None)
-        if torch is None or not isinstance(stream, torch.cuda.Stream):
-            raise TypeError("stream must be a tile_mlir.Stream, a "
-                            "torch.cuda.Stream, 0 or None; got "
-                            f"{stream!r}")
-        return PreparedLaunch(self, arr, args, None, stream)
+            return PreparedLaunch(self, arr, args, stream, 0)
+        torch = _torch()
+        if stream is None:
+            if torch is not None and any(isinstance(a, torch.Tensor)
+                                         for a in args):
+                stream = torch.cuda.current_stream(self.module.runtime.device)
+            else:
+                stream = 0
+        if isinstance(stream, int) and not isinstance(stream, bool) and \
+                stream == 0:
+            return PreparedLaunch(self, arr, args, None, 0)
+        if torch is not None and isinstance(stream, torch.cuda.Stream):
+            if stream.device.index != self.module.runtime.device:
+                raise ValueError(f"kernel '{self.name}': the stream is on "
+                                 f"{stream.device}, the runtime on "
+                                 f"cuda:{self.module.runtime.device}")
+            return PreparedLaunch(self, arr, args, None, stream.cuda_stream,
+                                  keep_stream=stream)
+        raise TypeError("stream must be a tile_mlir.Stream, a "
+                        "torch.cuda.Stream, 0 or None; got "
+                        f"{stream!r}")
 
 
 def _to_f32(value, where: str) -> float:
@@ -563,7 +641,7 @@ class PreparedLaunch:
     """A kernel launch with marshalled arguments (Kernel.prepare)."""
 
     def __init__(self, kernel: Kernel, arr, keep, stream: Stream | None,
-                 join):
+                 native: int, keep_stream=None):
         self.kernel = kernel
         self._arr = arr
         self._n = len(keep)
@@ -572,20 +650,19 @@ class PreparedLaunch:
         self._views = [(i, a) for i, a in enumerate(keep)
                        if isinstance(a, MemRef) and
                        isinstance(a.owner, DeviceBuffer)]
-        self._stream = stream
-        self._join = join  # a non-default torch stream, joined around it
-        self._launch = _ffi.rt().tile_rt_launch
+        self._stream = stream  # a tile_mlir.Stream, else the CUstream below
+        self._native = ctypes.c_void_p(native or None)
+        self._keep_stream = keep_stream  # the torch stream it came from
+        lib = _ffi.rt()
+        self._launch = lib.tile_rt_launch
+        self._launch_native = lib.tile_rt_launch_native
 
     def __call__(self) -> None:
         for i, view in self._views:
             view._check_owner(f"kernel '{self.kernel.name}' argument {i}")
-        stream = self._stream._handle() if self._stream else None
-        if self._join is None:
+        if self._stream is not None:
             check(self._launch(self.kernel._handle(), self._arr, self._n,
-                               stream))
-            return
-        torch = _torch()
-        default = torch.cuda.default_stream(self._join.device)
-        default.wait_stream(self._join)
-        check(self._launch(self.kernel._handle(), self._arr, self._n, None))
-        self._join.wait_stream(default)
+                               self._stream._handle()))
+        else:
+            check(self._launch_native(self.kernel._handle(), self._arr,
+                                      self._n, self._native))

@@ -5,35 +5,14 @@ same fake library the runtime opened ($TILE_RT_LIBCUDA).
 
 Usage: TILE_RT_LIBCUDA=.../libtile_rt_fake_cuda.so fake_launch_test.py
 """
-import ctypes
 import os
 import struct
+import sys
 
 import tile_mlir as tm
 
-FAKE = os.environ["TILE_RT_LIBCUDA"]
-MAX_PARAMS = 256
-
-
-class FakeLaunch(ctypes.Structure):  # fake_cuda_launch of fake_cuda.h
-    _fields_ = [("count", ctypes.c_int), ("function", ctypes.c_char * 256),
-                ("grid", ctypes.c_uint * 3), ("block", ctypes.c_uint * 3),
-                ("smem", ctypes.c_uint), ("nparams", ctypes.c_int),
-                ("offset", ctypes.c_size_t * MAX_PARAMS),
-                ("size", ctypes.c_size_t * MAX_PARAMS),
-                ("address", ctypes.c_size_t * MAX_PARAMS),
-                ("bytes", ctypes.c_ubyte * 8192)]
-
-
-fake = ctypes.CDLL(FAKE)
-fake.fake_cuda_last_launch.restype = ctypes.POINTER(FakeLaunch)
-fake.fake_cuda_expect_params.argtypes = [ctypes.POINTER(ctypes.c_size_t),
-                                         ctypes.c_int]
-
-
-def expect(sizes):
-    fake.fake_cuda_expect_params((ctypes.c_size_t * len(sizes))(*sizes),
-                                 len(sizes))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "Inputs"))
+from fake_driver import expect, lib as fake  # noqa: E402
 
 
 def show(base):

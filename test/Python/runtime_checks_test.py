@@ -7,9 +7,9 @@ overflow checks as Python sees them.
 
 Usage: TILE_RT_LIBCUDA=.../libtile_rt_fake_cuda.so runtime_checks_test.py
 """
-import ctypes
 import os
 import struct
+import sys
 
 import tile_mlir as tm
 
@@ -29,23 +29,10 @@ param tensormap 0 f32 2 box 4 1 swizzle 0
 end
 """
 
-fake = ctypes.CDLL(os.environ["TILE_RT_LIBCUDA"])
-fake.fake_cuda_expect_params.argtypes = [ctypes.POINTER(ctypes.c_size_t),
-                                         ctypes.c_int]
-fake.fake_cuda_expect_params((ctypes.c_size_t * 4)(8, 8, 8, 4), 4)
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "Inputs"))
+from fake_driver import expect, lib as fake  # noqa: E402
 
-
-class FakeLaunch(ctypes.Structure):  # the start of fake_cuda_launch
-    _fields_ = [("count", ctypes.c_int), ("function", ctypes.c_char * 256),
-                ("grid", ctypes.c_uint * 3), ("block", ctypes.c_uint * 3),
-                ("smem", ctypes.c_uint), ("nparams", ctypes.c_int),
-                ("offset", ctypes.c_size_t * 256),
-                ("size", ctypes.c_size_t * 256),
-                ("address", ctypes.c_size_t * 256),
-                ("bytes", ctypes.c_ubyte * 8192)]
-
-
-fake.fake_cuda_last_launch.restype = ctypes.POINTER(FakeLaunch)
+expect([8, 8, 8, 4])
 
 
 def last_f32() -> float:
