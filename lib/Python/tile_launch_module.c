@@ -14,6 +14,9 @@
  * (> 0), whose message the caller reads from tile_rt_last_error on this
  * thread. The shape contracts are checked by the runtime on every launch.
  *
+ * A PreparedLaunch holds arguments marshalled once (Kernel.prepare) and
+ * launches them with no Python work but the call.
+ *
  * It links nothing: the runtime's entry point comes as an address from the
  * libtile_rt.so that tile_mlir loaded (so both use the same instance).
  *
@@ -282,6 +285,88 @@ static PyType_Spec plan_spec = {
     "tile_mlir._tile_launch.LaunchPlan", sizeof(launch_plan), 0,
     Py_TPFLAGS_DEFAULT, plan_slots};
 
+/*===--- Prepared launches -----------------------------------------------===*/
+
+/* A launch whose arguments were marshalled once (Kernel.prepare): calling
+ * it launches them again, one C call with nothing to read. */
+typedef struct prepared_launch {
+  PyObject_HEAD
+  launch_fn launch;
+  tile_rt_kernel *kernel;
+  const tile_rt_arg *args;
+  int nargs;
+  void *stream;
+  PyObject *keep; /* the object holding `args` (a ctypes array) */
+} prepared_launch;
+
+/* prepared() -> int: 0 launched, else the runtime's failure status. */
+static PyObject *prepared_call(PyObject *self, PyObject *args, PyObject *kw) {
+  prepared_launch *p = (prepared_launch *)self;
+  if (PyTuple_Size(args) || (kw && PyDict_Size(kw))) {
+    PyErr_SetString(PyExc_TypeError, "a prepared launch takes no arguments");
+    return NULL;
+  }
+  return PyLong_FromLong((long)p->launch(p->kernel, p->args, p->nargs,
+                                         p->stream));
+}
+
+static void prepared_dealloc(PyObject *self) {
+  Py_XDECREF(((prepared_launch *)self)->keep);
+  PyTypeObject *type = Py_TYPE(self);
+  freefunc free_self = (freefunc)PyType_GetSlot(type, Py_tp_free);
+  free_self(self);
+  Py_DECREF(type);
+}
+
+/* PreparedLaunch(launch: int, kernel: int, args: int, nargs: int,
+ *                stream: int, keep) */
+static PyObject *prepared_new(PyTypeObject *type, PyObject *args,
+                              PyObject *kw) {
+  PyObject *launch, *kernel, *argv, *stream, *keep;
+  int nargs;
+  if (kw && PyDict_Size(kw)) {
+    PyErr_SetString(PyExc_TypeError, "PreparedLaunch takes no keywords");
+    return NULL;
+  }
+  if (!PyArg_ParseTuple(args, "OOOiOO", &launch, &kernel, &argv, &nargs,
+                        &stream, &keep))
+    return NULL;
+  allocfunc alloc = (allocfunc)PyType_GetSlot(type, Py_tp_alloc);
+  prepared_launch *p = (prepared_launch *)alloc(type, 0);
+  if (!p)
+    return NULL;
+  void *entry = PyLong_AsVoidPtr(launch);
+  memcpy(&p->launch, &entry, sizeof entry);
+  p->kernel = (tile_rt_kernel *)PyLong_AsVoidPtr(kernel);
+  p->args = (const tile_rt_arg *)PyLong_AsVoidPtr(argv);
+  p->nargs = nargs;
+  p->stream = stream == Py_None ? NULL : PyLong_AsVoidPtr(stream);
+  if (PyErr_Occurred() || !p->launch || !p->kernel || !p->args ||
+      nargs < 0 || nargs > TILE_RT_MAX_PARAMS) {
+    if (!PyErr_Occurred())
+      PyErr_SetString(PyExc_ValueError, "bad prepared launch");
+    Py_DECREF(p);
+    return NULL;
+  }
+  Py_INCREF(keep);
+  p->keep = keep;
+  return (PyObject *)p;
+}
+
+static char prepared_doc[] = "A prepared launch (internal).";
+
+static PyType_Slot prepared_slots[] = {
+    {Py_tp_new, (void *)prepared_new},
+    {Py_tp_call, (void *)prepared_call},
+    {Py_tp_dealloc, (void *)prepared_dealloc},
+    {Py_tp_doc, (void *)prepared_doc},
+    {0, NULL},
+};
+
+static PyType_Spec prepared_spec = {
+    "tile_mlir._tile_launch.PreparedLaunch", sizeof(prepared_launch), 0,
+    Py_TPFLAGS_DEFAULT, prepared_slots};
+
 static struct PyModuleDef module_def = {
     PyModuleDef_HEAD_INIT, "_tile_launch",
     "The fast launch path of tile_mlir (internal).", -1, NULL,
@@ -301,6 +386,12 @@ PyMODINIT_FUNC PyInit__tile_launch(void) {
     return NULL;
   PyObject *type = PyType_FromSpec(&plan_spec);
   if (!type || PyModule_AddObject(m, "LaunchPlan", type) < 0) {
+    Py_XDECREF(type);
+    Py_DECREF(m);
+    return NULL;
+  }
+  type = PyType_FromSpec(&prepared_spec);
+  if (!type || PyModule_AddObject(m, "PreparedLaunch", type) < 0) {
     Py_XDECREF(type);
     Py_DECREF(m);
     return NULL;

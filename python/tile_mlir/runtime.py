@@ -14,6 +14,7 @@ import ctypes
 import math
 import operator
 import sys
+import weakref
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
@@ -401,6 +402,8 @@ class Module(_Handle):
         for k in self._kernels.values():
             k._ptr = None  # kernels are owned by the module
             k._plan, k._plan_made = None, True  # it holds the C kernel
+            for p in list(k._prepared):
+                p._fast = None  # the general path then refuses the launch
         self._kernels.clear()
         return super()._release(ptr)
 
@@ -438,6 +441,8 @@ class Kernel:
         self.desc = KernelDesc._from_c(d.contents)
         self._plan = None  # the fast launch plan, made on the first launch
         self._plan_made = False
+        # Prepared launches holding the C kernel, dropped when it goes.
+        self._prepared = weakref.WeakSet()
 
     @property
     def name(self) -> str:
@@ -656,8 +661,23 @@ class PreparedLaunch:
         lib = _ffi.rt()
         self._launch = lib.tile_rt_launch
         self._launch_native = lib.tile_rt_launch_native
+        # With nothing to check per call (no DeviceBuffer views, no Stream
+        # handle that may close), the extension launches it in one C call.
+        self._fast = None
+        fast = _ffi.launcher()
+        if fast is not None and not self._views and stream is None:
+            entry = ctypes.cast(self._launch_native, ctypes.c_void_p).value
+            self._fast = fast.PreparedLaunch(
+                entry, kernel._handle().value, ctypes.addressof(arr),
+                self._n, native or None, arr)
+            kernel._prepared.add(self)
 
     def __call__(self) -> None:
+        if self._fast is not None:
+            status = self._fast()
+            if status:
+                check(status)
+            return
         for i, view in self._views:
             view._check_owner(f"kernel '{self.kernel.name}' argument {i}")
         if self._stream is not None:

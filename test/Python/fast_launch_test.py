@@ -223,5 +223,18 @@ with tm.Runtime(0) as rt:
     for bad in ("s", -1, 1 << 64, True):
         show(f"wrap {bad!r}", lambda b=bad: rt.wrap_stream(b))
 
+    run = pair.prepare(A, A)
+    print("prepared launch in one C call:", run._fast is not None)
+    show("prepared", run)
+    print("prepared on torch's current stream:",
+          last_launch().stream == 0x5300)
+    buffer = rt.alloc(1024)
+    view = pair.prepare(buffer.memref("f16", (100,)), A)
+    print("prepared launch of a DeviceBuffer view in one C call:",
+          view._fast is not None)
+    buffer.close()
+    show("prepared view of a closed buffer", view)
+
     module.close()
     attempt("after the module closed", lambda: pair.launch(A, A))
+    show("prepared after the module closed", run)
