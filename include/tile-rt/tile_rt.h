@@ -104,6 +104,15 @@ typedef enum tile_rt_param_kind {
   TILE_RT_PARAM_TENSORMAP = 2, ///< A CUtensorMap over a memref argument.
 } tile_rt_param_kind;
 
+/// What a kernel does to the memory of a memref argument (`access` line).
+typedef enum tile_rt_access {
+  TILE_RT_ACCESS_UNKNOWN = 0,   ///< No `access` line (older or hand-written
+                                ///< texts), or not a memref argument.
+  TILE_RT_ACCESS_READ = 1,      ///< Only read (or not used): an input.
+  TILE_RT_ACCESS_WRITE = 2,     ///< Written, never read: an output.
+  TILE_RT_ACCESS_READWRITE = 3, ///< Read and written: mutated in place.
+} tile_rt_access;
+
 /// One `param` line of a kernel's info. Plain data owned by the kernel info.
 typedef struct tile_rt_param_desc {
   tile_rt_param_kind kind;
@@ -113,6 +122,9 @@ typedef struct tile_rt_param_desc {
   /// Tensor map box, innermost dimension first (tensormap only).
   uint32_t box[TILE_RT_MAX_RANK];
   int swizzle; ///< Tensor map swizzle in bytes: 0, 32, 64 or 128.
+  /// What the kernel does to the argument's memory (memref params only;
+  /// UNKNOWN for the others, and for a memref without an `access` line).
+  tile_rt_access access;
 } tile_rt_param_desc;
 
 /// How one grid axis is computed (`grid <axis> <arg> <dim> <tile>`).

@@ -400,6 +400,43 @@ static tile_rt_status rt_parse_param(rt_parser *p) {
   return TILE_RT_SUCCESS;
 }
 
+/* access <arg> <read|write|readwrite>: what the kernel does to memref
+ * argument <arg>, declared by a param line above. At most one per argument;
+ * an argument without one reads as TILE_RT_ACCESS_UNKNOWN (texts of older
+ * compilers, hand-written ones). */
+static tile_rt_status rt_parse_access(rt_parser *p) {
+  RT_TRY(rt_expect_fields(p, 3, "access <arg> <read|write|readwrite>"));
+  int64_t arg;
+  RT_TRY(rt_int_field(p, 1, "access argument", 0, TILE_RT_MAX_PARAMS - 1,
+                      &arg));
+  if (arg >= p->kernel.nargs)
+    return rt_parse_error(&p->line,
+                          "access argument %lld is not an argument declared "
+                          "above (%d declared so far)",
+                          (long long)arg, p->kernel.nargs);
+  tile_rt_param_desc *d = &p->params[arg];
+  if (d->kind != TILE_RT_PARAM_MEMREF)
+    return rt_parse_error(&p->line,
+                          "access argument %lld is a scalar; only memref "
+                          "arguments have an access",
+                          (long long)arg);
+  if (d->access != TILE_RT_ACCESS_UNKNOWN)
+    return rt_parse_error(&p->line, "second 'access' line for argument %lld",
+                          (long long)arg);
+  if (rt_field_is(p, 2, "read"))
+    d->access = TILE_RT_ACCESS_READ;
+  else if (rt_field_is(p, 2, "write"))
+    d->access = TILE_RT_ACCESS_WRITE;
+  else if (rt_field_is(p, 2, "readwrite"))
+    d->access = TILE_RT_ACCESS_READWRITE;
+  else
+    return rt_parse_error(&p->line,
+                          "access must be read, write or readwrite, got "
+                          "'%.*s'",
+                          (int)p->field_len[2], p->field[2]);
+  return TILE_RT_SUCCESS;
+}
+
 /* A contract's argument name: an identifier of at most TILE_RT_MAX_ARG_NAME
  * bytes, or "-" for none. */
 static tile_rt_status rt_name_field(rt_parser *p, int i, char *out) {
@@ -598,6 +635,8 @@ static tile_rt_status rt_parse_line(rt_parser *p, tile_rt_kernel_info *info) {
     return rt_parse_grid(p);
   if (rt_field_is(p, 0, "param"))
     return rt_parse_param(p);
+  if (rt_field_is(p, 0, "access"))
+    return rt_parse_access(p);
   if (rt_field_is(p, 0, "require"))
     return rt_parse_require(p);
   if (rt_field_is(p, 0, "end"))

@@ -286,6 +286,12 @@ TILE_RT_PARAM_MEMREF = 0
 TILE_RT_PARAM_SCALAR = 1
 TILE_RT_PARAM_TENSORMAP = 2
 
+# enum tile_rt_access
+TILE_RT_ACCESS_UNKNOWN = 0
+TILE_RT_ACCESS_READ = 1
+TILE_RT_ACCESS_WRITE = 2
+TILE_RT_ACCESS_READWRITE = 3
+
 # enum tile_rt_arg_kind
 TILE_RT_ARG_MEMREF = 0
 TILE_RT_ARG_I32 = 1
@@ -298,13 +304,14 @@ TILE_RT_MAX_NAME = 255
 
 tile_rt_status = c_int
 tile_rt_dtype = c_int
+tile_rt_access = c_int
 tile_rt_deviceptr = c_uint64
 
 
 class tile_rt_param_desc(Structure):
     _fields_ = [("kind", c_int), ("arg", c_int), ("dtype", tile_rt_dtype),
                 ("rank", c_int), ("box", c_uint32 * TILE_RT_MAX_RANK),
-                ("swizzle", c_int)]
+                ("swizzle", c_int), ("access", tile_rt_access)]
 
 
 class tile_rt_grid_rule(Structure):

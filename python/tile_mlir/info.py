@@ -17,6 +17,14 @@ _PARAM_KINDS = {
 }
 
 
+_ACCESS = {
+    _ffi.TILE_RT_ACCESS_UNKNOWN: "unknown",
+    _ffi.TILE_RT_ACCESS_READ: "read",
+    _ffi.TILE_RT_ACCESS_WRITE: "write",
+    _ffi.TILE_RT_ACCESS_READWRITE: "readwrite",
+}
+
+
 def dtype_name(code: int) -> str:
     """The KernelABI.md name of a ``tile_rt_dtype`` ("f16", ...)."""
     return _ffi.rt().tile_rt_dtype_name(code).decode()
@@ -37,7 +45,11 @@ def dtype_size(name: str) -> int:
 
 @dataclass(frozen=True)
 class ParamDesc:
-    """One ``param`` line: ``kind`` is "memref", "scalar" or "tensormap"."""
+    """One ``param`` line: ``kind`` is "memref", "scalar" or "tensormap".
+
+    ``access`` (memrefs, from the ``access`` line) is "read", "write" (an
+    output), "readwrite" (mutated in place), or "unknown": for scalars and
+    tensor maps, and for memrefs of texts without ``access`` lines."""
 
     kind: str
     arg: int  #: The tile.kernel argument it comes from.
@@ -45,6 +57,7 @@ class ParamDesc:
     rank: int  #: 0 for scalars.
     box: tuple[int, ...] = ()  #: Tensor map box, innermost first.
     swizzle: int = 0  #: Tensor map swizzle bytes.
+    access: str = "unknown"
 
     def __str__(self) -> str:
         if self.kind == "scalar":
@@ -93,6 +106,14 @@ class KernelDesc:
     def tensormaps(self) -> tuple[ParamDesc, ...]:
         return self.params[self.nargs:]
 
+    @property
+    def outputs(self) -> tuple[int, ...]:
+        """The indices of the arguments the kernel writes ("write" or
+        "readwrite"): what a caller allocates or declares mutated. Empty
+        when the text has no ``access`` lines."""
+        return tuple(p.arg for p in self.args
+                     if p.access in ("write", "readwrite"))
+
     def signature(self) -> str:
         return f"{self.name}({', '.join(str(p) for p in self.args)})"
 
@@ -109,7 +130,8 @@ class KernelDesc:
             kind = _PARAM_KINDS.get(p.kind, str(p.kind))
             box = tuple(p.box[:p.rank]) if kind == "tensormap" else ()
             params.append(ParamDesc(kind, p.arg, dtype_name(p.dtype), p.rank,
-                                    box, p.swizzle))
+                                    box, p.swizzle,
+                                    _ACCESS.get(p.access, str(p.access))))
         grid = tuple(GridRule(g.arg, g.dim, g.tile) if g.present else None
                      for g in d.grid)
         return cls(d.name.decode(), tuple(d.block), d.smem, grid, d.nargs,

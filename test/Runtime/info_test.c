@@ -28,6 +28,11 @@ static void print_desc(const tile_rt_kernel_desc *k) {
     static const char *const kind[] = {"memref", "scalar", "tensormap"};
     printf("  param %d: %s arg %d %s rank %d", i, kind[p->kind], p->arg,
            tile_rt_dtype_name(p->dtype), p->rank);
+    /* Only memrefs have an access; another param with one is a bug. */
+    static const char *const access[] = {"unknown", "read", "write",
+                                         "readwrite"};
+    if (p->kind == TILE_RT_PARAM_MEMREF || p->access != TILE_RT_ACCESS_UNKNOWN)
+      printf(" access %s", (unsigned)p->access < 4 ? access[p->access] : "?");
     if (p->kind == TILE_RT_PARAM_TENSORMAP) {
       printf(" box");
       for (int d = 0; d < p->rank; ++d)
@@ -78,6 +83,35 @@ static const char gemm_info[] =
     "param memref 0 bf16 3\n"
     "param scalar 1 i64\n"
     "param scalar 2 i32\n"
+    "end\n";
+
+/* Access lines: after the params, before the contracts; argument 4 has
+ * none (unknown). The second record has an access line for argument 0 as
+ * well: what the first set does not carry over. */
+static const char access_info[] =
+    "tile-kernel-info 1\n"
+    "kernel gemm_inplace\n"
+    "block 128 1 1\n"
+    "smem 0\n"
+    "grid 0 2 1 64\n"
+    "param memref 0 f16 2\n"
+    "param memref 1 f16 2\n"
+    "param memref 2 f32 2\n"
+    "param scalar 3 i32\n"
+    "param memref 4 f32 1\n"
+    "param tensormap 0 f16 2 box 64 64 swizzle 128\n"
+    "access 0 read\n"
+    "access 1 readwrite\n"
+    "access 2 write\n"
+    "require 1 0 eq 0 1 0 B A\n"
+    "end\n"
+    "kernel copy\n"
+    "block 32 1 1\n"
+    "smem 0\n"
+    "param memref 0 i8 1\n"
+    "param memref 1 i8 1\n"
+    "access 1 write\n"
+    "access 0 read\n"
     "end\n";
 
 /* A malformed text and what the test calls it. */
@@ -170,6 +204,20 @@ static const bad_case bad[] = {
     {"too-many-fields",
      HDR K "param tensormap 0 f16 5 box 1 1 1 1 1 swizzle 0 1 2 3 4\nend\n"},
     {"header-inside", HDR K "tile-kernel-info 1\nend\n"},
+    {"access-scalar", HDR K "param scalar 0 i32\naccess 0 read\nend\n"},
+    {"access-out-of-range", HDR K M2 "access 1 write\nend\n"},
+    {"access-before-param", HDR K "access 0 read\n" M2 "end\n"},
+    {"access-arg-big", HDR K M2 "access 64 read\nend\n"},
+    {"access-arg-negative", HDR K M2 "access -1 read\nend\n"},
+    {"access-tensormap", HDR K M2 "param tensormap 0 f16 2 box 64 64 swizzle "
+                                  "128\naccess 1 read\nend\n"},
+    {"access-twice", HDR K M2 "access 0 read\naccess 0 read\nend\n"},
+    {"access-twice-other", HDR K M2 "access 0 write\naccess 0 read\nend\n"},
+    {"access-word", HDR K M2 "access 0 rw\nend\n"},
+    {"access-word-case", HDR K M2 "access 0 Read\nend\n"},
+    {"access-missing-word", HDR K M2 "access 0\nend\n"},
+    {"access-missing-arg", HDR K M2 "access\nend\n"},
+    {"access-extra-field", HDR K M2 "access 0 read write\nend\n"},
 };
 
 /* The kernel-info text of records k0 .. k<n-1> (NULL when out of memory);
@@ -278,6 +326,7 @@ int main(void) {
   const char *two = HDR "kernel a\nblock 32 1 1\nsmem 0\nend\n" HDR
                         "kernel b\nblock 64 1 1\nsmem 0\nend\n";
   parse_and_print("two-headers", two, strlen(two));
+  parse_and_print("access", access_info, strlen(access_info));
   const char *none = HDR;
   parse_and_print("no-kernels", none, strlen(none));
   /* Only the first `len` bytes count. */
