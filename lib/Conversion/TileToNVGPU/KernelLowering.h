@@ -10,6 +10,7 @@
 #ifndef TILE_LIB_CONVERSION_TILETONVGPU_KERNELLOWERING_H
 #define TILE_LIB_CONVERSION_TILETONVGPU_KERNELLOWERING_H
 
+#include "ArgumentAccess.h"
 #include "RegisterLayout.h"
 #include "SM90.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
@@ -168,6 +169,9 @@ public:
   gpu::GPUFuncOp func;
 
   llvm::MapVector<Value, SharedTilePlan> sharedTiles;
+  /// What the body does to each argument (planned on the tile IR, before
+  /// any lowering), for the kernel info's `access` lines.
+  SmallVector<ArgumentAccess> argumentAccess;
   int64_t sharedLimit = sm90::kMaxDynamicSharedBytes; ///< plan()'s bound
   int64_t sharedBytes = 0;
   SmallVector<TensorMapPlan> tensorMaps;

@@ -77,6 +77,7 @@ static LogicalResult checkScalarTypes(KernelOp kernel) {
 
 LogicalResult KernelLowering::plan(int64_t limit) {
   sharedLimit = limit;
+  argumentAccess = getArgumentAccess(kernel);
   if (failed(checkScalarTypes(kernel)) || failed(checkElementBytes(kernel)) ||
       failed(planRegions()) || failed(planSharedTiles()) ||
       failed(planGemms()) || failed(planFragments()))

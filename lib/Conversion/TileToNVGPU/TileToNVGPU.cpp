@@ -290,6 +290,13 @@ std::string KernelLowering::kernelInfo() {
       os << " 1";
     os << " swizzle " << sm90::kSwizzleBytes << "\n";
   }
+  // Which memref arguments are outputs: a caller allocates what is written
+  // and declares what is mutated.
+  assert(argumentAccess.size() == kernel.getFunctionType().getNumInputs() &&
+         "kernelInfo() after plan()");
+  for (auto [i, t] : llvm::enumerate(kernel.getFunctionType().getInputs()))
+    if (isa<MemRefType>(t))
+      os << "access " << i << " " << getAccessName(argumentAccess[i]) << "\n";
   if (std::optional<ArrayAttr> contracts = kernel.getContracts()) {
     auto nameOf = [&](int64_t arg) -> StringRef {
       StringRef name = arg >= 0 ? kernel.getArgName(arg) : StringRef();

@@ -1,7 +1,9 @@
 // RUN: tile-opt %s --tile-infer-layouts --convert-tile-to-nvgpu | FileCheck %s --implicit-check-not='{{^ *(%[^ ]* = )?tile\.}}'
 
-// The kernel ABI: pointer + sizes + strides per memref, TMA descriptors last.
-// CHECK: module attributes {gpu.container_module, tile.kernel_info = "tile-kernel-info 1\0Akernel gemm\0Ablock 128 1 1\0Asmem 49152\0Agrid 0 2 1 64\0Agrid 1 2 0 64\0Aparam memref 0 f16 2\0Aparam memref 1 f16 2\0Aparam memref 2 f32 2\0Aparam tensormap 0 f16 2 box 64 64 swizzle 128\0Aparam tensormap 1 f16 2 box 64 64 swizzle 128\0Aend\0A
+// The kernel ABI: pointer + sizes + strides per memref, TMA descriptors last;
+// A and B are read (TMA loads), C is written (a masked store of the
+// accumulator).
+// CHECK: module attributes {gpu.container_module, tile.kernel_info = "tile-kernel-info 1\0Akernel gemm\0Ablock 128 1 1\0Asmem 49152\0Agrid 0 2 1 64\0Agrid 1 2 0 64\0Aparam memref 0 f16 2\0Aparam memref 1 f16 2\0Aparam memref 2 f32 2\0Aparam tensormap 0 f16 2 box 64 64 swizzle 128\0Aparam tensormap 1 f16 2 box 64 64 swizzle 128\0Aaccess 0 read\0Aaccess 1 read\0Aaccess 2 write\0Aend\0A
 // CHECK: gpu.module @tile_kernels
 // CHECK: memref.global "public" @tile_smem : memref<0xi8, #gpu.address_space<workgroup>> {alignment = 1024 : i64}
 // CHECK-LABEL: gpu.func @gemm

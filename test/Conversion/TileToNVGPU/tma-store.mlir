@@ -5,9 +5,9 @@
 // a store per 64-column panel (coordinates innermost first) and commits
 // them as one bulk group; nothing waits for them until the kernel's end,
 // where the shared memory must outlive their reads. The C argument gets a
-// tensor map like a TMA load's.
+// tensor map like a TMA load's, and is written.
 // CHECK-LABEL: tile.kernel_info = "tile-kernel-info 1\0Akernel store_once
-// CHECK-SAME: param tensormap 0 f16 2 box 64 64 swizzle 128
+// CHECK-SAME: param tensormap 0 f16 2 box 64 64 swizzle 128\0Aaccess 0 write\0Aend
 // CHECK-LABEL: gpu.func @store_once
 // CHECK-NOT: nvvm.cp.async.bulk.wait_group
 // CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
