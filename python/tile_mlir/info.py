@@ -84,11 +84,39 @@ class GridRule:
         return f"arg{self.arg}[{self.dim}] / {self.tile}"
 
 
+_RELATIONS = {0: "eq", 1: "le", 2: "ge"}
+_RELATION_SIGNS = {"eq": "==", "le": "<=", "ge": ">="}
+
+
+@dataclass(frozen=True)
+class Contract:
+    """One ``require`` line: ``sizes[dim]`` of memref argument ``arg`` is
+    ``relation`` ("eq", "le" or "ge") to ``sizes[bound_dim]`` of argument
+    ``bound_arg``, or to the constant ``bound`` when ``bound_arg`` is -1.
+    The names are the arguments' source names ("" where unknown)."""
+
+    arg: int
+    dim: int
+    relation: str
+    bound_arg: int
+    bound_dim: int
+    bound: int
+    arg_name: str = ""
+    bound_name: str = ""
+
+    def __str__(self) -> str:
+        lhs = f"%{self.arg_name or f'arg{self.arg}'}[{self.dim}]"
+        rhs = str(self.bound) if self.bound_arg < 0 else \
+            f"%{self.bound_name or f'arg{self.bound_arg}'}[{self.bound_dim}]"
+        return f"{lhs} {_RELATION_SIGNS.get(self.relation, '?')} {rhs}"
+
+
 @dataclass(frozen=True)
 class KernelDesc:
     """One kernel's record: name, block, dynamic shared memory, the grid
-    rules (one per axis x, y, z; None where absent, i.e. extent 1) and the
-    params (the ``nargs`` argument params first, then the tensor maps)."""
+    rules (one per axis x, y, z; None where absent, i.e. extent 1), the
+    params (the ``nargs`` argument params first, then the tensor maps) and
+    the shape contracts."""
 
     name: str
     block: tuple[int, int, int]
@@ -96,6 +124,7 @@ class KernelDesc:
     grid: tuple[GridRule | None, GridRule | None, GridRule | None]
     nargs: int
     params: tuple[ParamDesc, ...]
+    contracts: tuple[Contract, ...] = ()  #: The shape contracts.
 
     @property
     def args(self) -> tuple[ParamDesc, ...]:
@@ -134,8 +163,13 @@ class KernelDesc:
                                     _ACCESS.get(p.access, str(p.access))))
         grid = tuple(GridRule(g.arg, g.dim, g.tile) if g.present else None
                      for g in d.grid)
+        contracts = tuple(
+            Contract(c.arg, c.dim, _RELATIONS.get(c.relation, str(c.relation)),
+                     c.bound_arg, c.bound_dim, c.bound,
+                     c.arg_name.decode(), c.bound_name.decode())
+            for c in d.contracts[:d.ncontracts])
         return cls(d.name.decode(), tuple(d.block), d.smem, grid, d.nargs,
-                   tuple(params))
+                   tuple(params), contracts)
 
 
 def _as_bytes(text: str | bytes) -> bytes:
