@@ -20,19 +20,20 @@ from .errors import (CompileError, CudaError, DeviceOutOfMemoryError,
                      NoDriverError, NotFoundError, ParseError,
                      RuntimeCallError, RuntimeIOError, RuntimeTimeoutError,
                      TileError, UnsupportedError)
-from .info import (GridRule, KernelDesc, KernelInfo, ParamDesc, dtype_size,
-                   kernel_info)
+from .info import (Contract, GridRule, KernelDesc, KernelInfo, ParamDesc,
+                   dtype_size, kernel_info)
 from .runtime import (DeviceBuffer, DeviceInfo, Event, Kernel,
                       KernelAttributes, MemRef, Module, PreparedLaunch,
                       Runtime, Stream, device_count)
 from .inspection import (InstructionMix, count_instructions, disassemble,
                          find_disassembler)
 from .tune import TuneError, TuneResult, tune, tuned_kernel
+from .torch_library import OpSignature, OpSignatureError, op_signature, torch_op
 
 __all__ = [
     # Compiling and kernel info (host only).
     "compile", "estimate", "Compiled", "KernelResources", "PlannedResources", "kernel_info", "KernelInfo", "KernelDesc",
-    "ParamDesc", "GridRule", "dtype_size",
+    "ParamDesc", "GridRule", "Contract", "dtype_size",
     # Inspecting (host only): Compiled.ptx, .ir(), .sass(), .resources().
     "InstructionMix", "count_instructions", "disassemble",
     "find_disassembler",
@@ -40,6 +41,8 @@ __all__ = [
     "Runtime", "Module", "Kernel", "PreparedLaunch", "KernelAttributes",
     "MemRef", "DeviceBuffer", "DeviceInfo", "Stream", "Event",
     "device_count",
+    # PyTorch operators (torch.library custom ops).
+    "torch_op", "op_signature", "OpSignature", "OpSignatureError",
     # Tuning.
     "tune", "tuned_kernel", "TuneResult", "TuneError",
     # Where the libraries are looked for, and which were loaded.
