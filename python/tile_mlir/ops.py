@@ -1,0 +1,208 @@
+"""The operators as functions on torch tensors, choosing their kernels.
+
+    import tile_mlir.ops as ops
+    y = ops.softmax(x)                         # rows of the last dimension
+    c = ops.gemm(a, b)                         # a [M, K] @ b [K, N]
+    h = ops.gemm(a, b, bias=bias, activation="gelu_tanh")  # fused epilogue
+    o = ops.attention(q, k, v, causal=True)    # [B, H, S, D], D 64 or 128
+
+Each call picks a configuration of kernels/*.mlir's parametric kernels for
+its dtype and shape: the tuned one when the tuning cache has the problem
+(tile-tune, tile_mlir.tune; cache_dir as there), else the dispatch rules'
+(dispatch.py). A configuration is compiled once per process and kept;
+the choice for a shape is remembered, so later calls cost one dictionary
+lookup and a launch on torch's current stream. Outputs are allocated.
+
+The kernels are looked for in $TILE_MLIR_KERNELS_DIR, else the checkout's
+kernels/, else share/tile-mlir/kernels beside the installed libraries.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import threading
+from pathlib import Path
+
+from . import _ffi, dispatch
+from .compiler import compile as _compile
+from .runtime import Runtime
+from .tune import tune as _tune
+
+_KERNEL_FILES = {"softmax": "softmax.mlir", "gemm": "gemm.mlir",
+                 "gemm_bias_gelu": "gemm_bias_gelu.mlir",
+                 "attention": "flash_attention.mlir"}
+_ACTIVATIONS = {None: None, "gelu_tanh": False, "gelu": True}
+
+_lock = threading.Lock()
+_runtimes: dict[int, Runtime] = {}
+_compiled: dict[tuple, object] = {}  # (op, bindings) -> Kernel
+_chosen: dict[tuple, object] = {}  # (op, dtype, shape, flags) -> Kernel
+use_tuning_cache = True  #: Look problems up in the tuning cache first.
+
+
+def kernels_dir() -> Path:
+    """Where the kernel sources are."""
+    explicit = os.environ.get("TILE_MLIR_KERNELS_DIR")
+    candidates = [Path(explicit)] if explicit else []
+    candidates.append(Path(__file__).resolve().parents[2] / "kernels")
+    candidates += [Path(d).parent / "share" / "tile-mlir" / "kernels"
+                   for d in _ffi.library_dirs()]
+    for d in candidates:
+        if (d / "softmax.mlir").is_file():
+            return d
+    raise FileNotFoundError(
+        "no tile-mlir kernels (softmax.mlir, ...) in " +
+        ", ".join(str(d) for d in candidates) +
+        "; set TILE_MLIR_KERNELS_DIR to the directory holding them")
+
+
+def _runtime(device: int) -> Runtime:
+    rt = _runtimes.get(device)
+    if rt is None:
+        with _lock:
+            rt = _runtimes.setdefault(device, Runtime(device))
+    return rt
+
+
+def _dtype(t) -> str:
+    import torch
+    names = {torch.float16: "f16", torch.bfloat16: "bf16"}
+    if t.dtype not in names:
+        raise TypeError(f"tile_mlir.ops takes float16 or bfloat16 tensors, "
+                        f"got {t.dtype}")
+    if not t.is_cuda:
+        raise TypeError(f"tile_mlir.ops takes CUDA tensors, got one on "
+                        f"{t.device}")
+    return names[t.dtype]
+
+
+def _kernel(op: str, kernel: str, bindings: dict, device: int):
+    """The kernel `kernel` of op's file specialised by `bindings`,
+    compiled once per process."""
+    key = (op, kernel, device, tuple(sorted(bindings.items())))
+    k = _compiled.get(key)
+    if k is None:
+        source = kernels_dir() / _KERNEL_FILES[op]
+        compiled = _compile(source, kernels=[kernel], params=bindings)
+        k = _compiled[key] = _runtime(device).load(compiled).kernel(kernel)
+    return k
+
+
+def _choose(op: str, kernel: str, dtype: str, shape: tuple, device: int,
+            rule, **flags):
+    """The kernel for a problem: remembered, else tuned (cache only), else
+    the rule's configuration."""
+    key = (op, dtype, shape, device, tuple(sorted(flags.items())))
+    k = _chosen.get(key)
+    if k is not None:
+        return k
+    bindings = rule()
+    if use_tuning_cache:
+        fixed = {"T": dtype, **({"CAUSAL": True} if flags.get("causal")
+                                else {}),
+                 **({"ERF": True} if flags.get("erf") else {}),
+                 **({"TC": flags["out"]} if "out" in flags else {})}
+        if op == "attention":
+            fixed["D"] = shape[3]
+        hit = _tune(kernels_dir() / _KERNEL_FILES[op], kernel, op, shape,
+                    runtime=_runtime(device), params=fixed,
+                    causal=bool(flags.get("causal")),
+                    gelu="erf" if flags.get("erf") else "tanh",
+                    lookup_only=True)
+        if hit is not None:
+            bindings = {**hit.bindings, **fixed}
+    k = _chosen[key] = _kernel(op, kernel, bindings, device)
+    return k
+
+
+def softmax(x, dim: int = -1):
+    """softmax(x, dim) over the last dimension, for float16 / bfloat16 CUDA
+    tensors whose last dimension is contiguous; fp32 math."""
+    import torch
+    dtype = _dtype(x)
+    if dim not in (-1, x.dim() - 1):
+        raise ValueError("tile_mlir.ops.softmax works on the last dimension "
+                         "(move it there with movedim)")
+    n = x.shape[-1]
+    x2 = x.reshape(-1, n) if x.dim() != 2 else x
+    if x2.stride(-1) != 1:
+        x2 = x2.contiguous()
+    y = torch.empty(x2.shape, dtype=x.dtype, device=x.device)
+    m = x2.shape[0]
+    if m and n:
+        device = x.device.index or 0
+        k = _choose("softmax", "softmax", dtype, (m, n), device,
+                    lambda: dispatch.softmax_config(n, dtype))
+        k.launch(x2, y)
+    return y.reshape(x.shape)
+
+
+def gemm(a, b, bias=None, activation: str | None = None):
+    """a @ b for a [M, K] and b [K, N] (row-major, rows 16-byte aligned),
+    float16 / bfloat16 out, fp32 accumulation. With `bias` ([N]) and
+    activation "gelu_tanh" or "gelu" (erf): gelu(a @ b + bias) in one
+    kernel, as torch's gelu(addmm(bias, a, b), approximate=...)."""
+    import torch
+    if activation not in _ACTIVATIONS:
+        raise ValueError(f"activation is None, 'gelu_tanh' or 'gelu', got "
+                         f"{activation!r}")
+    if (bias is None) != (activation is None):
+        raise ValueError("the fused epilogue takes a bias and an activation "
+                         "together (gemm(a, b, bias=..., activation=...))")
+    dtype = _dtype(a)
+    if _dtype(b) != dtype or a.dim() != 2 or b.dim() != 2 or \
+            a.shape[1] != b.shape[0]:
+        raise ValueError(f"gemm takes a [M, K] and b [K, N] of one dtype, "
+                         f"got {tuple(a.shape)} {a.dtype} and "
+                         f"{tuple(b.shape)} {b.dtype}")
+    (m, kk), n = a.shape, b.shape[1]
+    c = torch.empty(m, n, dtype=a.dtype, device=a.device)
+    if not (m and n):
+        return c
+    if kk == 0:
+        c.zero_()
+        if bias is not None:
+            c.copy_(torch.nn.functional.gelu(
+                bias.float().expand(m, n), approximate="none"
+                if activation == "gelu" else "tanh"))
+        return c
+    device = a.device.index or 0
+    rule = lambda: dispatch.gemm_config(m, n, kk, dtype)  # noqa: E731
+    if bias is None:
+        k = _choose("gemm", "gemm", dtype, (m, n, kk), device,
+                    lambda: {**rule(), "TC": dtype}, out=dtype)
+        k.launch(a, b, c)
+        return c
+    erf = _ACTIVATIONS[activation]
+    k = _choose("gemm_bias_gelu", "gemm_bias_gelu", dtype, (m, n, kk),
+                device, lambda: {**rule(), "ERF": erf}, erf=erf)
+    k.launch(a, b, bias, c)
+    return c
+
+
+def attention(q, k, v, causal: bool = False, scale: float | None = None):
+    """softmax(q k^T * scale) v for q, k, v [B, H, S, D] (D 64 or 128,
+    scale 1/sqrt(D) by default), the scores never in memory."""
+    import torch
+    dtype = _dtype(q)
+    if q.dim() != 4:
+        raise ValueError(f"attention takes [B, H, S, D] tensors, got "
+                         f"{tuple(q.shape)}")
+    o = torch.empty_like(q, memory_format=torch.contiguous_format)
+    b, h, s, d = q.shape
+    if not (b and h and s):
+        return o
+    device = q.device.index or 0
+    kern = _choose("attention", "attention", dtype, (b, h, s, d), device,
+                   lambda: dispatch.attention_config(d, causal, dtype),
+                   causal=bool(causal))
+    kern.launch(q, k, v, o, 1 / math.sqrt(d) if scale is None else scale)
+    return o
+
+
+def clear() -> None:
+    """Forgets the choices and the compiled kernels (after tuning, say)."""
+    with _lock:
+        _chosen.clear()
+        _compiled.clear()

@@ -1,0 +1,80 @@
+"""tile_mlir.ops on the GPU (ops.test): softmax over row lengths across
+the dispatch classes (lengths that are not multiples of the tiles, f16 and
+bf16, a 3-D input), gemm with and without the fused bias + GELU (against
+gelu(addmm(bias, a, b))), attention causal and not, and the refusals; each
+checked by relative norm against an fp32 torch reference."""
+import math
+
+import torch
+import torch.nn.functional as F
+
+import tile_mlir.ops as ops
+
+torch.manual_seed(0)
+failed = 0
+
+
+def check(label, out, ref, tol=1e-2):
+    global failed
+    err = ((out.float() - ref).norm() / ref.norm()).item()
+    ok = err < tol and out.shape == ref.shape
+    failed += not ok
+    print(f"{label}: {'ok' if ok else f'FAILED rel {err:.3g}'}")
+
+
+for dtype in (torch.float16, torch.bfloat16):
+    for m, n in ((3, 32), (77, 100), (64, 129), (33, 2000), (9, 4097),
+                 (5, 8192), (4, 9000), (3, 50257), (2, 70001)):
+        x = torch.randn(m, n, dtype=dtype, device="cuda")
+        check(f"softmax {dtype} {m}x{n}", ops.softmax(x),
+              torch.softmax(x.float(), -1))
+x = torch.randn(2, 3, 300, dtype=torch.float16, device="cuda")
+check("softmax 2x3x300", ops.softmax(x), torch.softmax(x.float(), -1))
+print("softmax empty:", tuple(ops.softmax(x[:0]).shape))
+
+for m, n, k in ((64, 64, 64), (333, 264, 136), (1000, 3000, 2000),
+                (256, 8192, 1024), (4096, 4096, 512)):
+    a = torch.randn(m, k, dtype=torch.float16, device="cuda")
+    b = torch.randn(k, n, dtype=torch.float16, device="cuda")
+    bias = torch.randn(n, dtype=torch.float16, device="cuda")
+    ref = a.float() @ b.float()
+    check(f"gemm {m}x{n}x{k}", ops.gemm(a, b), ref)
+    for act, approx in (("gelu_tanh", "tanh"), ("gelu", "none")):
+        check(f"gemm+bias+{act} {m}x{n}x{k}",
+              ops.gemm(a, b, bias=bias, activation=act),
+              F.gelu(torch.addmm(bias.float(), a.float(), b.float()),
+                     approximate=approx))
+a = torch.randn(100, 64, dtype=torch.bfloat16, device="cuda")
+b = torch.randn(64, 72, dtype=torch.bfloat16, device="cuda")
+check("gemm bf16 100x72x64", ops.gemm(a, b), a.float() @ b.float())
+
+for causal in (False, True):
+    for d in (64, 128):
+        q, k, v = (torch.randn(2, 3, 200, d, dtype=torch.float16,
+                               device="cuda") for _ in range(3))
+        check(f"attention causal={causal} d={d}",
+              ops.attention(q, k, v, causal=causal),
+              F.scaled_dot_product_attention(q.float(), k.float(), v.float(),
+                                             is_causal=causal))
+q = torch.randn(1, 2, 77, 64, dtype=torch.float16, device="cuda")
+check("attention scale 0.3", ops.attention(q, q, q, scale=0.3),
+      F.scaled_dot_product_attention(q.float(), q.float(), q.float(),
+                                     scale=0.3))
+
+for label, fn in (
+        ("softmax float32", lambda: ops.softmax(torch.randn(4, 4,
+                                                            device="cuda"))),
+        ("softmax cpu", lambda: ops.softmax(torch.randn(4, 4).half())),
+        ("softmax dim 0", lambda: ops.softmax(x, dim=0)),
+        ("gemm bias alone", lambda: ops.gemm(a, b, bias=b[0])),
+        ("gemm mismatch", lambda: ops.gemm(a, a)),
+        ("attention d=96", lambda: ops.attention(
+            *(torch.randn(1, 1, 8, 96, dtype=torch.float16, device="cuda"),)
+            * 3))):
+    try:
+        fn()
+        print(f"{label}: FAILED, accepted")
+        failed += 1
+    except (TypeError, ValueError) as e:
+        print(f"{label}: {type(e).__name__}")
+print(f"ops: {failed} failed")
