@@ -98,6 +98,12 @@ if subprocess.run([sys.executable, "-c", "import matplotlib"],
                   capture_output=True).returncode == 0:
     config.available_features.add("matplotlib")
 
+# The fast launch extension of the Python package (lib/Python) is built
+# where Python's headers are (tools/setup.sh installs them).
+if os.path.exists(os.path.join(config.tile_obj_root, "lib",
+                               "_tile_launch.abi3.so")):
+    config.available_features.add("fast-launch")
+
 # GPU tests (`REQUIRES: cuda`) run only where the runtime finds a device.
 def has_gpu():
     probe = os.path.join(config.tile_tools_dir, "tile-run")

@@ -9,6 +9,7 @@ packages=(
   clang-22                                               # libMLIR.so's compiler
   libclang-rt-22-dev                                     # ASan/UBSan runtimes
   cmake ninja-build python3
+  python3-dev                                            # the fast launch extension
   pkgconf python3-venv python3-pip                       # test/Install: pkg-config,
   python3-setuptools python3-wheel                       # pip install offline
   python3-matplotlib                                     # benchmark report charts

@@ -245,11 +245,22 @@ static double cpu_seconds(void) {
 }
 
 /* CPU seconds to parse `text`, and the parse itself in *out. */
+/* The least CPU time of three parses (one run can be slowed by whatever
+ * shares the machine's caches); `*out` holds the last one's info. */
 static double parse_many(const char *text, size_t len,
                          tile_rt_kernel_info **out, tile_rt_status *st) {
-  double t0 = cpu_seconds();
-  *st = tile_rt_kernel_info_parse(out, text, len);
-  return cpu_seconds() - t0;
+  double best = -1;
+  for (int run = 0; run < 3; ++run) {
+    if (run)
+      tile_rt_kernel_info_free(*out);
+    *out = NULL;
+    double t0 = cpu_seconds();
+    *st = tile_rt_kernel_info_parse(out, text, len);
+    double t = cpu_seconds() - t0;
+    if (best < 0 || t < best)
+      best = t;
+  }
+  return best;
 }
 
 /* 200000 records parse in linear time: ten times the records of 20000 take
