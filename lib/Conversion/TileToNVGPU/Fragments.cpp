@@ -274,14 +274,59 @@ LogicalResult KernelLowering::lowerGlobalCopy(CopyOp op, bool load) {
                                      meta.getStrides()[lead + d]),
           arith::ConstantOp::create(b, l, b.getI64IntegerAttr(eltBytes))));
   }
-  for (int64_t r = 0; r < layout.numRegs(); ++r) {
-    ArrayRef<int64_t> at = layout.regOffset(r);
+  // Register r's element is inside the memref.
+  auto elementInside = [&](ArrayRef<int64_t> at, int64_t extra) {
     Value inside;
     for (int64_t d = 0; d < rank; ++d) {
-      Value in = within(d, at[d]);
+      Value in = within(d, at[d] + (d + 1 == rank ? extra : 0));
       inside = inside ? arith::AndIOp::create(b, l, inside, in) : in;
     }
-    scalarAccess(r, inside);
+    return inside;
+  };
+  if (v == 1 || !identity) {
+    for (int64_t r = 0; r < layout.numRegs(); ++r)
+      scalarAccess(r, elementInside(layout.regOffset(r), 0));
+    return success();
+  }
+  // An edge tile of an aligned memref (a row shorter than the tile, the
+  // last rows): each group wholly inside is still one vector access, under
+  // its predicate; only the elements of groups that straddle the edge go
+  // one by one. Both are predicated, exclusively, so nothing branches.
+  Value one = arith::ConstantIntOp::create(b, l, 1, 1);
+  for (int64_t r = 0; r < layout.numRegs(); r += v) {
+    ArrayRef<int64_t> at = layout.regOffset(r);
+    Value whole = arith::AndIOp::create(b, l, aligned,
+                                        arith::AndIOp::create(
+                                            b, l, elementInside(at, 0),
+                                            elementInside(at, v - 1)));
+    Value partial = arith::XOrIOp::create(b, l, whole, one);
+    auto [address, offset] = addressOf(r);
+    if (load) {
+      SmallVector<Value> vec =
+          emitPredicatedVectorLoad(b, l, whole, address, offset, gType, v);
+      for (int64_t e = 0; e < v; ++e) {
+        Value in = arith::AndIOp::create(
+            b, l, partial, elementInside(layout.regOffset(r + e), 0));
+        Value x = emitPredicatedLoad(b, l, in, address,
+                                     offset + e * eltBytes, gType);
+        Value pick = arith::SelectOp::create(b, l, whole, vec[e], x);
+        memref::StoreOp::create(b, l, convert(b, l, pick, fType), f.regs,
+                                ValueRange{index(r + e)});
+      }
+      continue;
+    }
+    SmallVector<Value> elements;
+    for (int64_t e = 0; e < v; ++e)
+      elements.push_back(convert(
+          b, l, memref::LoadOp::create(b, l, f.regs, ValueRange{index(r + e)}),
+          gType));
+    emitPredicatedVectorStore(b, l, whole, address, offset, elements);
+    for (int64_t e = 0; e < v; ++e) {
+      Value in = arith::AndIOp::create(
+          b, l, partial, elementInside(layout.regOffset(r + e), 0));
+      emitPredicatedStore(b, l, in, address, offset + e * eltBytes,
+                          elements[e]);
+    }
   }
   return success();
 }

@@ -6,6 +6,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
@@ -93,4 +94,86 @@ Value tile::emitPredicatedLoad(OpBuilder &b, Location l, Value pred,
   if (bits < regBits)
     word = arith::TruncIOp::create(b, l, b.getIntegerType(bits), word);
   return arith::BitcastOp::create(b, l, type, word);
+}
+
+/// `{$first, ...}` for `n` words, or `$first` for one.
+static std::string wordList(unsigned first, int64_t n) {
+  if (n == 1)
+    return llvm::formatv("${0}", first).str();
+  std::string s = "{";
+  for (int64_t i = 0; i < n; ++i)
+    s += llvm::formatv("{0}${1}", i ? ", " : "", first + i).str();
+  return s + "}";
+}
+
+/// `.v2`, `.v4`, or nothing for one word.
+static StringRef vectorSuffix(int64_t words) {
+  return words == 4 ? ".v4" : words == 2 ? ".v2" : "";
+}
+
+SmallVector<Value> tile::emitPredicatedVectorLoad(OpBuilder &b, Location l,
+                                                  Value pred, Value address,
+                                                  int64_t byteOffset,
+                                                  Type type, int64_t width) {
+  int64_t bits = type.getIntOrFloatBitWidth();
+  int64_t nwords = width * bits / 32;
+  Type i32 = b.getI32Type();
+  SmallVector<Type> wordTypes(nwords, i32);
+  Type result = nwords == 1 ? i32
+                            : LLVM::LLVMStructType::getLiteral(b.getContext(),
+                                                               wordTypes);
+  std::string ptx;
+  for (int64_t i = 0; i < nwords; ++i)
+    ptx += llvm::formatv("mov.b32 ${0}, 0;\n\t", i).str();
+  ptx += llvm::formatv("@${0} ld.global{1}.b32 {2}, {3};", nwords,
+                       vectorSuffix(nwords), wordList(0, nwords),
+                       addressOperand(nwords + 1, byteOffset))
+             .str();
+  std::string constraints;
+  for (int64_t i = 0; i < nwords; ++i)
+    constraints += "=r,";
+  constraints += "b,l";
+  Value raw = inlinePtx(b, l, result, ValueRange{pred, address}, ptx,
+                        constraints);
+  SmallVector<Value> out;
+  int64_t perWord = 32 / bits;
+  for (int64_t i = 0; i < nwords; ++i) {
+    Value word = nwords == 1
+                     ? raw
+                     : LLVM::ExtractValueOp::create(b, l, raw, i).getResult();
+    Value vec = vector::BitCastOp::create(
+        b, l, VectorType::get({perWord}, type),
+        vector::FromElementsOp::create(b, l, VectorType::get({1}, i32),
+                                       ValueRange{word}));
+    for (int64_t e = 0; e < perWord; ++e)
+      out.push_back(vector::ExtractOp::create(b, l, vec, e));
+  }
+  return out;
+}
+
+void tile::emitPredicatedVectorStore(OpBuilder &b, Location l, Value pred,
+                                     Value address, int64_t byteOffset,
+                                     ValueRange elements) {
+  int64_t bits = elements.front().getType().getIntOrFloatBitWidth();
+  int64_t perWord = 32 / bits;
+  Type i32 = b.getI32Type();
+  SmallVector<Value> operands{pred, address};
+  for (size_t i = 0; i < elements.size(); i += perWord) {
+    Value packed = vector::FromElementsOp::create(
+        b, l, VectorType::get({perWord}, elements.front().getType()),
+        elements.slice(i, perWord));
+    Value asWord =
+        vector::BitCastOp::create(b, l, VectorType::get({1}, i32), packed);
+    operands.push_back(vector::ExtractOp::create(b, l, asWord, 0));
+  }
+  int64_t nwords = operands.size() - 2;
+  std::string ptx = llvm::formatv("@$0 st.global{0}.b32 {1}, {2};",
+                                  vectorSuffix(nwords),
+                                  addressOperand(1, byteOffset),
+                                  wordList(2, nwords))
+                        .str();
+  std::string constraints = "b,l";
+  for (int64_t i = 0; i < nwords; ++i)
+    constraints += ",r";
+  inlinePtx(b, l, Type(), operands, ptx, constraints);
 }

@@ -39,6 +39,20 @@ void emitPredicatedStore(OpBuilder &b, Location l, Value pred, Value address,
 Value emitPredicatedLoad(OpBuilder &b, Location l, Value pred, Value address,
                          int64_t byteOffset, Type type);
 
+/// Loads `width` consecutive elements of `type` (4, 8 or 16 bytes in all,
+/// aligned to that) from `address` + `byteOffset` in one vector instruction
+/// when `pred` holds; zeros otherwise.
+SmallVector<Value> emitPredicatedVectorLoad(OpBuilder &b, Location l,
+                                            Value pred, Value address,
+                                            int64_t byteOffset, Type type,
+                                            int64_t width);
+
+/// Stores `elements` (consecutive, 4, 8 or 16 bytes in all, aligned to that)
+/// at `address` + `byteOffset` in one vector instruction when `pred` holds.
+void emitPredicatedVectorStore(OpBuilder &b, Location l, Value pred,
+                               Value address, int64_t byteOffset,
+                               ValueRange elements);
+
 } // namespace mlir::tile
 
 #endif // TILE_LIB_CONVERSION_TILETONVGPU_PREDICATEDACCESS_H

@@ -28,9 +28,12 @@
 // CHECK: arith.cmpi sge, %block_id_x, %{{.*}} : index
 // CHECK: scf.if
 // CHECK: vector.load %{{.*}}[%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<?x?xf16, strided<[?, 1]>, #gpu.address_space<global>>, vector<8xf16>
-// At the edges, each element is one predicated load (zero when masked),
-// without a branch: the address of the thread's first element, and each
-// register's offset as the instruction's immediate.
+// At the edges, without a branch: a group of 8 wholly inside (and aligned)
+// is still one vector load under its predicate, and only the elements of a
+// group that straddles the edge are predicated loads each (zero when
+// masked), under the exclusive predicate; the value is selected. The
+// address is the thread's first element's, each register's offset the
+// instruction's immediate.
 // CHECK: } else {
 // CHECK: memref.extract_aligned_pointer_as_index %{{.*}} : memref<?x?xf16, strided<[?, 1]>, #gpu.address_space<global>> -> index
 // CHECK: %[[GLOBAL:.*]] = llvm.inttoptr %{{.*}} : i64 to !llvm.ptr<1>
@@ -39,7 +42,11 @@
 // CHECK: arith.cmpi slt, %{{.*}}, %[[ROWS]] : index
 // CHECK: arith.cmpi sle, %[[COLS0]], %{{.*}} : index
 // CHECK: arith.cmpi slt, %{{.*}}, %[[COLS]] : index
-// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "mov.b16 $0, 0;\0A\09@$1 ld.global.b16 $0, [$2];", "=h,b,l" %{{.*}}, %[[FIRST]] : (i1, !llvm.ptr<1>) -> i16
+// CHECK: %[[PARTIAL:.*]] = arith.xori %[[WHOLE:.*]], %true
+// CHECK: %[[VEC:.*]] = llvm.inline_asm has_side_effects asm_dialect = att "mov.b32 $0, 0;\0A\09mov.b32 $1, 0;\0A\09mov.b32 $2, 0;\0A\09mov.b32 $3, 0;\0A\09@$4 ld.global.v4.b32 {$0, $1, $2, $3}, [$5];", "=r,=r,=r,=r,b,l" %[[WHOLE]], %[[FIRST]] : (i1, !llvm.ptr<1>) -> !llvm.struct<(i32, i32, i32, i32)>
+// CHECK: %[[IN:.*]] = arith.andi %[[PARTIAL]], %{{.*}} : i1
+// CHECK: %[[ONE:.*]] = llvm.inline_asm has_side_effects asm_dialect = att "mov.b16 $0, 0;\0A\09@$1 ld.global.b16 $0, [$2];", "=h,b,l" %[[IN]], %[[FIRST]] : (i1, !llvm.ptr<1>) -> i16
+// CHECK: arith.select %[[WHOLE]], %{{.*}}, %{{.*}} : f16
 // CHECK-NOT: scf.if
 // CHECK: "mov.b16 $0, 0;\0A\09@$1 ld.global.b16 $0, [$2+2];", "=h,b,l" %{{.*}}, %[[FIRST]]
 // CHECK-COUNT-8: arith.maxnumf
@@ -53,6 +60,11 @@
 // CHECK: arith.subf %{{.*}}, %{{.*}} fastmath<contract> : f32
 // CHECK: llvm.inline_asm asm_dialect = att "ex2.approx.ftz.f32 $0, $1;", "=f,f"
 // CHECK: vector.store %{{.*}} {alignment = 16 : i64} : memref<?x?xf16, strided<[?, 1]>, #gpu.address_space<global>>, vector<8xf16>
+// The edge store likewise: a predicated vector store per whole group, then
+// the straddling group's elements under the exclusive predicate.
+// CHECK: } else {
+// CHECK: "@$0 st.global.v4.b32 [$1], {$2, $3, $4, $5};", "b,l,r,r,r,r"
+// CHECK: "@$0 st.global.b16 [$1], $2;", "b,l,h"
 // CHECK: gpu.return
 tile.kernel @row(%X: memref<?x?xf16>, %Y: memref<?x?xf16>) grid [%X[0] / 1] threads 256 {
   %c0 = arith.constant 0 : index
