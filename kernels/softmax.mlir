@@ -48,9 +48,9 @@ module {
   tile.kernel @softmax(%X: memref<?x?x!tile.param<"T">>, %Y: memref<?x?x!tile.param<"T">>)
       params {ROWS = 2, COLS = 4096, MAXN = 4096, TWO_PASS = false,
               STAGED = false, ASYNC = false, MINB = 4, THREADS = 256, T = f16}
-      space {ROWS = [1, 2, 4, 8, 16, 32],
-             COLS = [128, 256, 512, 1024, 2048, 4096, 7168, 8192, 16384],
-             MAXN = [128, 256, 512, 1024, 2048, 4096, 7168, 8192, 16384, 32761,
+      space {ROWS = [1, 2, 4, 8, 16, 32, 64],
+             COLS = [32, 64, 128, 256, 512, 1024, 2048, 4096, 7168, 8192, 16384],
+             MAXN = [32, 64, 128, 256, 512, 1024, 2048, 4096, 7168, 8192, 16384, 32761,
                      57337, 65529, 9223372036854775807],
              TWO_PASS = [false, true], STAGED = [false, true],
              ASYNC = [false, true],
