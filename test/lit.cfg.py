@@ -98,6 +98,15 @@ if subprocess.run([sys.executable, "-c", "import matplotlib"],
                   capture_output=True).returncode == 0:
     config.available_features.add("matplotlib")
 
+# The formatting check (`REQUIRES: clang-format`) uses clang-format 22,
+# whose LLVM style the tree follows (tools/setup.sh installs it).
+for candidate in ("/usr/lib/llvm-22/bin/clang-format",
+                  "/usr/bin/clang-format-22"):
+    if os.path.exists(candidate):
+        config.available_features.add("clang-format")
+        config.substitutions.append(("%clang_format", candidate))
+        break
+
 # The fast launch extension of the Python package (lib/Python) is built
 # where Python's headers are (tools/setup.sh installs them).
 if os.path.exists(os.path.join(config.tile_obj_root, "lib",

@@ -7,6 +7,7 @@ set -euo pipefail
 packages=(
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools # MLIR, FileCheck, lit
   clang-22                                               # libMLIR.so's compiler
+  clang-format-22                                        # the formatting check
   libclang-rt-22-dev                                     # ASan/UBSan runtimes
   cmake ninja-build python3
   python3-dev                                            # the fast launch extension

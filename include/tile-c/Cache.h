@@ -1,4 +1,5 @@
-//===- Cache.h - C API: the on-disk cache of compiled and tuned kernels -*- C -*-===//
+//===- Cache.h - C API: the on-disk cache of compiled and tuned kernels -*- C
+//-*-===//
 //
 // Entries of a kind ("compile", "tune", ...) keyed by named components (the
 // key is their SHA-256); each holds a JSON record and named blobs. Writes
@@ -40,11 +41,9 @@ MLIR_CAPI_EXPORTED void
 mlirTileCacheGetCompilerBuildId(MlirStringCallback callback, void *userData);
 
 /// The key (64 hex digits) of `components` for entries of `kind`.
-MLIR_CAPI_EXPORTED void
-mlirTileCacheComputeKey(MlirStringRef kind,
-                        const MlirTileCacheComponent *components,
-                        size_t numComponents, MlirStringCallback callback,
-                        void *userData);
+MLIR_CAPI_EXPORTED void mlirTileCacheComputeKey(
+    MlirStringRef kind, const MlirTileCacheComponent *components,
+    size_t numComponents, MlirStringCallback callback, void *userData);
 
 /// Writes (atomically, replacing any) the entry of `components`: `record`
 /// is JSON text (its "summary" string is what listings show) and `blobs`
@@ -88,9 +87,9 @@ typedef void (*MlirTileCacheListCallback)(const MlirTileCacheListing *entry,
                                           void *userData);
 
 /// Calls `callback` for every entry under `directory`, sorted by path.
-MLIR_CAPI_EXPORTED MlirLogicalResult mlirTileCacheList(
-    MlirStringRef directory, MlirTileCacheListCallback callback,
-    MlirStringCallback errorCallback, void *userData);
+MLIR_CAPI_EXPORTED MlirLogicalResult
+mlirTileCacheList(MlirStringRef directory, MlirTileCacheListCallback callback,
+                  MlirStringCallback errorCallback, void *userData);
 
 /// Removes every entry under `directory`; returns how many, or -1 after
 /// `errorCallback` says why not.

@@ -78,10 +78,9 @@ MLIR_CAPI_EXPORTED MlirLogicalResult mlirTileCompileCached(
 /// depths agree), and `grid` is the launch rule (`[C[1] / 256, ...]`).
 /// On failure (a binding refused, shared memory over the chip's limit, ...)
 /// diagnostics go to the context's handlers and the result is failure.
-MLIR_CAPI_EXPORTED MlirLogicalResult
-mlirTileEstimateResources(MlirModule module,
-                          const MlirTileCompileOptions *options,
-                          MlirStringCallback callback, void *userData);
+MLIR_CAPI_EXPORTED MlirLogicalResult mlirTileEstimateResources(
+    MlirModule module, const MlirTileCompileOptions *options,
+    MlirStringCallback callback, void *userData);
 
 #ifdef __cplusplus
 }

@@ -35,9 +35,8 @@ MLIR_CAPI_EXPORTED MlirLogicalResult mlirTileCompilePrintIR(
 /// else the pass arguments alone (what mlirTileCompilePrintIR selects by).
 MLIR_CAPI_EXPORTED void
 mlirTileCompilePipeline(MlirContext context,
-                        const MlirTileCompileOptions *options,
-                        bool withOptions, MlirStringCallback callback,
-                        void *userData);
+                        const MlirTileCompileOptions *options, bool withOptions,
+                        MlirStringCallback callback, void *userData);
 
 /// Where the disassembler is: on success `callback` receives the path of
 /// the nvdisasm that mlirTileDisassemble runs ($TILE_NVDISASM when set,
@@ -49,9 +48,8 @@ mlirTileFindDisassembler(MlirStringCallback callback, void *userData);
 /// The SASS of `cubin`, as `nvdisasm -c` prints it (each kernel in section
 /// `.text.<kernel>`), to `callback`; on failure (no nvdisasm, not a cubin,
 /// nvdisasm refused it) `callback` receives the reason instead.
-MLIR_CAPI_EXPORTED MlirLogicalResult
-mlirTileDisassemble(MlirStringRef cubin, MlirStringCallback callback,
-                    void *userData);
+MLIR_CAPI_EXPORTED MlirLogicalResult mlirTileDisassemble(
+    MlirStringRef cubin, MlirStringCallback callback, void *userData);
 
 /// What text holds the code.
 typedef enum MlirTileAssembly {

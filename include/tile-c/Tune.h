@@ -61,14 +61,15 @@ typedef struct MlirTileTuningLimits {
 /// boolean ones with candidates that nothing binds. `argShapes`, when not
 /// empty, gives the problem: each kernel argument's shape as `AxB`, the
 /// arguments separated by `;` (a scalar's entry empty); a configuration
-/// whose shape contracts refuse it is dropped as "contract". `axesCallback` (may be NULL) first receives the space as text:
-/// a line `axis NAME=V1,V2,...` per tuned parameter, `default NAME=VALUE`
-/// per tuned parameter (the kernel's default: together, the configuration
-/// the kernel runs with when nothing is tuned), then `fixed NAME=VALUE` for
-/// every other parameter (bound, or its default); then
-/// `callback` receives one candidate at a time, the last axis varying
-/// fastest (with a NULL `callback`, the space is only described). On a bad kernel name, binding or axis, diagnostics
-/// go to the context's handlers and the result is failure.
+/// whose shape contracts refuse it is dropped as "contract". `axesCallback`
+/// (may be NULL) first receives the space as text: a line `axis NAME=V1,V2,...`
+/// per tuned parameter, `default NAME=VALUE` per tuned parameter (the kernel's
+/// default: together, the configuration the kernel runs with when nothing is
+/// tuned), then `fixed NAME=VALUE` for every other parameter (bound, or its
+/// default); then `callback` receives one candidate at a time, the last axis
+/// varying fastest (with a NULL `callback`, the space is only described). On a
+/// bad kernel name, binding or axis, diagnostics go to the context's handlers
+/// and the result is failure.
 MLIR_CAPI_EXPORTED MlirLogicalResult mlirTileEnumerateCandidates(
     MlirModule module, MlirStringRef kernel,
     const MlirTileCompileOptions *options, const char *const *axes,

@@ -25,8 +25,8 @@ typedef struct tile_tune_options {
   const char *kernel;      ///< A parametric kernel or an instance of it.
   /// "gemm", "gemm_bias_gelu", "softmax" or "attention".
   const char *op;
-  int64_t m, n, k;         ///< The gemms' problem; softmax's is M x N.
-  int gelu_erf;            ///< gemm_bias_gelu: the erf form (else tanh).
+  int64_t m, n, k; ///< The gemms' problem; softmax's is M x N.
+  int gelu_erf;    ///< gemm_bias_gelu: the erf form (else tanh).
   /// NAME=VALUE bindings fixed for every configuration.
   const char *const *params;
   int nparams;
@@ -44,7 +44,7 @@ typedef struct tile_tune_options {
   double early_stop;
   int iters, warmup;
   uint64_t seed;
-  double timeout_s;               ///< Longest wait for one launch.
+  double timeout_s;                  ///< Longest wait for one launch.
   int64_t smem_limit, threads_limit; ///< 0: the device's.
   int verbose; ///< Print each dropped configuration and timing.
   int quiet;   ///< Print nothing on stdout (errors still go to stderr).

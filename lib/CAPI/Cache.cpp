@@ -12,8 +12,8 @@ static std::vector<cache::Component>
 unwrapComponents(const MlirTileCacheComponent *components, size_t n) {
   std::vector<cache::Component> out;
   for (size_t i = 0; i < n; ++i)
-    out.push_back({unwrap(components[i].name).str(),
-                   unwrap(components[i].value).str()});
+    out.push_back(
+        {unwrap(components[i].name).str(), unwrap(components[i].value).str()});
   return out;
 }
 
@@ -42,11 +42,12 @@ void mlirTileCacheComputeKey(MlirStringRef kind,
       userData);
 }
 
-MlirLogicalResult mlirTileCacheStore(
-    MlirStringRef directory, MlirStringRef kind,
-    const MlirTileCacheComponent *components, size_t numComponents,
-    MlirStringRef record, const MlirTileCacheBlob *blobs, size_t numBlobs,
-    MlirStringCallback errorCallback, void *userData) {
+MlirLogicalResult
+mlirTileCacheStore(MlirStringRef directory, MlirStringRef kind,
+                   const MlirTileCacheComponent *components,
+                   size_t numComponents, MlirStringRef record,
+                   const MlirTileCacheBlob *blobs, size_t numBlobs,
+                   MlirStringCallback errorCallback, void *userData) {
   llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(unwrap(record));
   if (!parsed) {
     say(errorCallback,
@@ -59,19 +60,20 @@ MlirLogicalResult mlirTileCacheStore(
     data.push_back({unwrap(blobs[i].name).str(), unwrap(blobs[i].data).str()});
   std::string error;
   if (failed(cache::store(unwrap(directory), unwrap(kind),
-                          unwrapComponents(components, numComponents),
-                          *parsed, data, error))) {
+                          unwrapComponents(components, numComponents), *parsed,
+                          data, error))) {
     say(errorCallback, error, userData);
     return mlirLogicalResultFailure();
   }
   return mlirLogicalResultSuccess();
 }
 
-MlirTileCacheResult mlirTileCacheLoad(
-    MlirStringRef directory, MlirStringRef kind,
-    const MlirTileCacheComponent *components, size_t numComponents,
-    MlirStringCallback recordCallback, MlirTileCacheBlobCallback blobCallback,
-    MlirStringCallback messageCallback, void *userData) {
+MlirTileCacheResult
+mlirTileCacheLoad(MlirStringRef directory, MlirStringRef kind,
+                  const MlirTileCacheComponent *components,
+                  size_t numComponents, MlirStringCallback recordCallback,
+                  MlirTileCacheBlobCallback blobCallback,
+                  MlirStringCallback messageCallback, void *userData) {
   cache::Entry entry;
   std::string message;
   switch (cache::load(unwrap(directory), unwrap(kind),
@@ -106,7 +108,8 @@ MlirLogicalResult mlirTileCacheList(MlirStringRef directory,
         MlirTileCacheListing out{wrap(StringRef(l.kind)),
                                  wrap(StringRef(l.key)),
                                  wrap(StringRef(l.path)),
-                                 wrap(StringRef(l.summary)), l.bytes,
+                                 wrap(StringRef(l.summary)),
+                                 l.bytes,
                                  l.valid ? 1 : 0};
         if (callback)
           callback(&out, userData);

@@ -74,8 +74,8 @@ MlirLogicalResult mlirTileEstimateResources(MlirModule cModule,
   std::string text;
   llvm::raw_string_ostream os(text);
   for (auto kernel : module.getOps<tile::KernelOp>()) {
-    auto resources = kernel->getAttrOfType<DictionaryAttr>(
-        tile::kResourcesAttr);
+    auto resources =
+        kernel->getAttrOfType<DictionaryAttr>(tile::kResourcesAttr);
     if (!resources)
       continue;
     os << "kernel " << kernel.getSymName() << " shared "

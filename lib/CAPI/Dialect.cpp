@@ -25,12 +25,12 @@ void mlirTileRegisterPassesAndPipelines(void) {
 
 MlirModule mlirTileModuleCreateParse(MlirContext context,
                                      MlirStringRef source) {
-  return wrap(mlir::tile::parseModule(unwrap(source), unwrap(context))
-                  .release());
+  return wrap(
+      mlir::tile::parseModule(unwrap(source), unwrap(context)).release());
 }
 
 MlirModule mlirTileModuleCreateParseFromFile(MlirContext context,
                                              MlirStringRef path) {
-  return wrap(mlir::tile::parseModuleFile(unwrap(path), unwrap(context))
-                  .release());
+  return wrap(
+      mlir::tile::parseModuleFile(unwrap(path), unwrap(context)).release());
 }

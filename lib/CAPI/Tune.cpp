@@ -37,8 +37,8 @@ static FailureOr<TuningAxis> parseAxis(StringRef text, MLIRContext *ctx,
   SmallVector<StringRef> values;
   list.split(values, ',');
   for (StringRef v : values) {
-    auto parsed = parseBindingText((axis.name + "=" + v.trim()).str(), ctx,
-                                   error);
+    auto parsed =
+        parseBindingText((axis.name + "=" + v.trim()).str(), ctx, error);
     if (failed(parsed))
       return failure();
     if (llvm::is_contained(axis.values, parsed->second)) {
@@ -54,9 +54,8 @@ MlirLogicalResult mlirTileEnumerateCandidates(
     MlirModule cModule, MlirStringRef cKernel,
     const MlirTileCompileOptions *options, const char *const *axes,
     size_t numAxes, MlirStringRef cArgShapes,
-    const MlirTileTuningLimits *cLimits,
-    MlirStringCallback axesCallback, MlirTileCandidateCallback callback,
-    void *userData) {
+    const MlirTileTuningLimits *cLimits, MlirStringCallback axesCallback,
+    MlirTileCandidateCallback callback, void *userData) {
   ModuleOp module = unwrap(cModule);
   MLIRContext *ctx = module.getContext();
   auto fail = [&](const std::string &why) {
@@ -82,9 +81,8 @@ MlirLogicalResult mlirTileEnumerateCandidates(
       return fail(error);
     overrides.push_back(std::move(*axis));
   }
-  FailureOr<TuningSpace> space =
-      TuningSpace::get(module, unwrap(cKernel), fixed.getDictionary(ctx),
-                       overrides, error);
+  FailureOr<TuningSpace> space = TuningSpace::get(
+      module, unwrap(cKernel), fixed.getDictionary(ctx), overrides, error);
   if (failed(space))
     return fail(error);
 
@@ -129,9 +127,8 @@ MlirLogicalResult mlirTileEnumerateCandidates(
       for (StringRef d : dims) {
         int64_t v;
         if (d.trim().getAsInteger(10, v) || v < 0)
-          return fail(("a problem shape is AxBx... of sizes, got '" + arg +
-                       "'")
-                          .str());
+          return fail(
+              ("a problem shape is AxBx... of sizes, got '" + arg + "'").str());
         shape.push_back(v);
       }
     }

@@ -49,7 +49,7 @@ void tile::buildTileToBinaryPipeline(OpPassManager &pm,
 }
 
 void tile::buildTileResourcesPipeline(OpPassManager &pm,
-                                     const TileToBinaryOptions &options) {
+                                      const TileToBinaryOptions &options) {
   TileSpecializeOptions specializeOptions;
   specializeOptions.kernels.assign(options.kernels.begin(),
                                    options.kernels.end());

@@ -31,8 +31,8 @@
 #include <math.h>
 #include <string.h>
 
-typedef tile_rt_status (*launch_fn)(tile_rt_kernel *, const tile_rt_arg *,
-                                    int, void *);
+typedef tile_rt_status (*launch_fn)(tile_rt_kernel *, const tile_rt_arg *, int,
+                                    void *);
 
 /* What a plan expects of each argument. */
 enum { SPEC_MEMREF = 0, SPEC_I32 = 1, SPEC_I64 = 2, SPEC_F32 = 3 };
@@ -45,8 +45,7 @@ typedef struct arg_spec {
 } arg_spec;
 
 typedef struct launch_plan {
-  PyObject_HEAD
-  launch_fn launch;
+  PyObject_HEAD launch_fn launch;
   tile_rt_kernel *kernel;
   PyObject *tensor_type; /* torch.Tensor */
   PyObject *get_stream;  /* device -> raw CUstream of torch's current one */
@@ -281,17 +280,16 @@ static PyType_Slot plan_slots[] = {
     {0, NULL},
 };
 
-static PyType_Spec plan_spec = {
-    "tile_mlir._tile_launch.LaunchPlan", sizeof(launch_plan), 0,
-    Py_TPFLAGS_DEFAULT, plan_slots};
+static PyType_Spec plan_spec = {"tile_mlir._tile_launch.LaunchPlan",
+                                sizeof(launch_plan), 0, Py_TPFLAGS_DEFAULT,
+                                plan_slots};
 
 /*===--- Prepared launches -----------------------------------------------===*/
 
 /* A launch whose arguments were marshalled once (Kernel.prepare): calling
  * it launches them again, one C call with nothing to read. */
 typedef struct prepared_launch {
-  PyObject_HEAD
-  launch_fn launch;
+  PyObject_HEAD launch_fn launch;
   tile_rt_kernel *kernel;
   const tile_rt_arg *args;
   int nargs;
@@ -306,8 +304,8 @@ static PyObject *prepared_call(PyObject *self, PyObject *args, PyObject *kw) {
     PyErr_SetString(PyExc_TypeError, "a prepared launch takes no arguments");
     return NULL;
   }
-  return PyLong_FromLong((long)p->launch(p->kernel, p->args, p->nargs,
-                                         p->stream));
+  return PyLong_FromLong(
+      (long)p->launch(p->kernel, p->args, p->nargs, p->stream));
 }
 
 static void prepared_dealloc(PyObject *self) {
@@ -341,8 +339,8 @@ static PyObject *prepared_new(PyTypeObject *type, PyObject *args,
   p->args = (const tile_rt_arg *)PyLong_AsVoidPtr(argv);
   p->nargs = nargs;
   p->stream = stream == Py_None ? NULL : PyLong_AsVoidPtr(stream);
-  if (PyErr_Occurred() || !p->launch || !p->kernel || !p->args ||
-      nargs < 0 || nargs > TILE_RT_MAX_PARAMS) {
+  if (PyErr_Occurred() || !p->launch || !p->kernel || !p->args || nargs < 0 ||
+      nargs > TILE_RT_MAX_PARAMS) {
     if (!PyErr_Occurred())
       PyErr_SetString(PyExc_ValueError, "bad prepared launch");
     Py_DECREF(p);
@@ -363,14 +361,20 @@ static PyType_Slot prepared_slots[] = {
     {0, NULL},
 };
 
-static PyType_Spec prepared_spec = {
-    "tile_mlir._tile_launch.PreparedLaunch", sizeof(prepared_launch), 0,
-    Py_TPFLAGS_DEFAULT, prepared_slots};
+static PyType_Spec prepared_spec = {"tile_mlir._tile_launch.PreparedLaunch",
+                                    sizeof(prepared_launch), 0,
+                                    Py_TPFLAGS_DEFAULT, prepared_slots};
 
 static struct PyModuleDef module_def = {
-    PyModuleDef_HEAD_INIT, "_tile_launch",
-    "The fast launch path of tile_mlir (internal).", -1, NULL,
-    NULL, NULL, NULL, NULL};
+    PyModuleDef_HEAD_INIT,
+    "_tile_launch",
+    "The fast launch path of tile_mlir (internal).",
+    -1,
+    NULL,
+    NULL,
+    NULL,
+    NULL,
+    NULL};
 
 PyMODINIT_FUNC PyInit__tile_launch(void) {
   str_dtype = PyUnicode_InternFromString("dtype");

@@ -244,8 +244,7 @@ static tile_rt_status rt_check_one(const tile_rt_kernel_desc *desc, int index,
 }
 
 /* "B (argument 1)" or "argument 1". */
-static void rt_describe_arg(char *out, size_t size, const char *name,
-                            int arg) {
+static void rt_describe_arg(char *out, size_t size, const char *name, int arg) {
   if (name[0])
     snprintf(out, size, "%s (argument %d)", name, arg);
   else

@@ -89,9 +89,8 @@ static size_t rt_name_slot(const rt_parser *p, const tile_rt_kernel_info *info,
 
 /* Records kernel `index` of `info` in the set, growing it to stay at most
  * half full. */
-static tile_rt_status rt_remember_name(rt_parser *p,
-                                       const tile_rt_kernel_info *info,
-                                       int index) {
+static tile_rt_status
+rt_remember_name(rt_parser *p, const tile_rt_kernel_info *info, int index) {
   if (2 * ((size_t)index + 1) > p->nslots) {
     size_t nslots = p->nslots ? 2 * p->nslots : 64;
     int *slots = calloc(nslots, sizeof *slots);
@@ -197,10 +196,10 @@ static tile_rt_status rt_int_field(rt_parser *p, int i, const char *what,
   uint64_t limit = negative ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
   ok = ok && magnitude <= limit;
   int64_t v = !ok ? 0
-              : negative ? (magnitude == (uint64_t)INT64_MAX + 1
-                                ? INT64_MIN
-                                : -(int64_t)magnitude)
-                         : (int64_t)magnitude;
+              : negative
+                  ? (magnitude == (uint64_t)INT64_MAX + 1 ? INT64_MIN
+                                                          : -(int64_t)magnitude)
+                  : (int64_t)magnitude;
   if (!ok || v < lo || v > hi)
     return rt_parse_error(&p->line,
                           "%s must be an integer in [%lld, %lld], got '%.*s'",
@@ -407,8 +406,8 @@ static tile_rt_status rt_parse_param(rt_parser *p) {
 static tile_rt_status rt_parse_access(rt_parser *p) {
   RT_TRY(rt_expect_fields(p, 3, "access <arg> <read|write|readwrite>"));
   int64_t arg;
-  RT_TRY(rt_int_field(p, 1, "access argument", 0, TILE_RT_MAX_PARAMS - 1,
-                      &arg));
+  RT_TRY(
+      rt_int_field(p, 1, "access argument", 0, TILE_RT_MAX_PARAMS - 1, &arg));
   if (arg >= p->kernel.nargs)
     return rt_parse_error(&p->line,
                           "access argument %lld is not an argument declared "
@@ -472,10 +471,10 @@ static tile_rt_status rt_parse_require(rt_parser *p) {
   tile_rt_contract c;
   memset(&c, 0, sizeof c);
   int64_t arg, dim, bound_arg, bound_dim, bound;
-  RT_TRY(rt_int_field(p, 1, "contract argument", 0, TILE_RT_MAX_PARAMS - 1,
-                      &arg));
-  RT_TRY(rt_int_field(p, 2, "contract dimension", 0, TILE_RT_MAX_RANK - 1,
-                      &dim));
+  RT_TRY(
+      rt_int_field(p, 1, "contract argument", 0, TILE_RT_MAX_PARAMS - 1, &arg));
+  RT_TRY(
+      rt_int_field(p, 2, "contract dimension", 0, TILE_RT_MAX_RANK - 1, &dim));
   if (rt_field_is(p, 3, "eq"))
     c.relation = TILE_RT_EQ;
   else if (rt_field_is(p, 3, "le"))
@@ -486,8 +485,8 @@ static tile_rt_status rt_parse_require(rt_parser *p) {
     return rt_parse_error(&p->line, "contract relation must be eq, le or ge");
   RT_TRY(rt_int_field(p, 4, "contract bound argument", -1,
                       TILE_RT_MAX_PARAMS - 1, &bound_arg));
-  RT_TRY(rt_int_field(p, 5, "contract bound dimension", 0,
-                      TILE_RT_MAX_RANK - 1, &bound_dim));
+  RT_TRY(rt_int_field(p, 5, "contract bound dimension", 0, TILE_RT_MAX_RANK - 1,
+                      &bound_dim));
   RT_TRY(rt_int_field(p, 6, "contract bound", INT64_MIN, INT64_MAX, &bound));
   RT_TRY(rt_name_field(p, 7, c.arg_name));
   RT_TRY(rt_name_field(p, 8, c.bound_name));

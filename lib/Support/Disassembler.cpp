@@ -22,10 +22,9 @@ Expected<std::string> mlir::tile::findDisassembler() {
   if (std::optional<std::string> named = sys::Process::GetEnv(kOverride)) {
     if (sys::fs::can_execute(*named))
       return *named;
-    return createStringError(
-        inconvertibleErrorCode(),
-        "%s is '%s', which is not an executable file", kOverride.data(),
-        named->c_str());
+    return createStringError(inconvertibleErrorCode(),
+                             "%s is '%s', which is not an executable file",
+                             kOverride.data(), named->c_str());
   }
   // Each directory once: $CUDA_HOME is often /usr/local/cuda itself.
   SmallVector<std::string> dirs;
@@ -75,7 +74,8 @@ struct TempFile {
 
 Expected<std::string> mlir::tile::disassemble(StringRef cubin,
                                               unsigned timeoutSeconds) {
-  if (!cubin.starts_with("\x7f" "ELF"))
+  if (!cubin.starts_with("\x7f"
+                         "ELF"))
     return createStringError(inconvertibleErrorCode(),
                              "the image is not a cubin (an ELF file); PTX "
                              "has no SASS until the driver compiles it");
@@ -93,8 +93,8 @@ Expected<std::string> mlir::tile::disassemble(StringRef cubin,
     std::error_code ec;
     raw_fd_ostream os(input.path, ec, sys::fs::OF_None);
     if (ec)
-      return createStringError(ec, "cannot write '%s': %s",
-                               input.path.c_str(), ec.message().c_str());
+      return createStringError(ec, "cannot write '%s': %s", input.path.c_str(),
+                               ec.message().c_str());
     os << cubin;
     os.close();
     if (os.has_error()) {
@@ -111,8 +111,7 @@ Expected<std::string> mlir::tile::disassemble(StringRef cubin,
   int rc = sys::ExecuteAndWait(*tool, args, std::nullopt, redirects,
                                timeoutSeconds, 0, &message);
   auto readFile = [](StringRef path) -> std::string {
-    ErrorOr<std::unique_ptr<MemoryBuffer>> buffer =
-        MemoryBuffer::getFile(path);
+    ErrorOr<std::unique_ptr<MemoryBuffer>> buffer = MemoryBuffer::getFile(path);
     return buffer ? (*buffer)->getBuffer().str() : std::string();
   };
   if (rc != 0) {

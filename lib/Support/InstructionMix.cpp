@@ -4,8 +4,8 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/Twine.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/Twine.h"
 
 using namespace mlir::tile;
 using llvm::StringRef;
@@ -199,17 +199,16 @@ static InstructionMix countSassLines(llvm::ArrayRef<StringRef> lines) {
       continue;
     if (inst.front() == '@')
       inst = inst.drop_until([](char c) { return c == ' '; }).ltrim();
-    StringRef op =
-        inst.take_until([](char c) { return c == ' ' || c == ';'; });
+    StringRef op = inst.take_until([](char c) { return c == ' ' || c == ';'; });
     if (!op.empty())
       countSass(op, mix);
   }
   return mix;
 }
 
-std::optional<InstructionMix>
-mlir::tile::countInstructions(StringRef text, AssemblyKind kind,
-                              StringRef kernel) {
+std::optional<InstructionMix> mlir::tile::countInstructions(StringRef text,
+                                                            AssemblyKind kind,
+                                                            StringRef kernel) {
   if (kind == AssemblyKind::Ptx) {
     auto lines = ptxKernelLines(text, kernel);
     if (!lines)

@@ -66,10 +66,9 @@ LogicalResult tile::checkSourceNesting(const llvm::MemoryBuffer &buffer,
   size_t lineStart = before.rfind('\n');
   unsigned column =
       *at - (lineStart == llvm::StringRef::npos ? 0 : lineStart + 1) + 1;
-  Location loc = FileLineColLoc::get(
-      context, buffer.getBufferIdentifier(), line, column);
-  return emitError(loc) << "the source nests deeper than "
-                        << kMaxSourceNesting
+  Location loc =
+      FileLineColLoc::get(context, buffer.getBufferIdentifier(), line, column);
+  return emitError(loc) << "the source nests deeper than " << kMaxSourceNesting
                         << " brackets ({, [, ( and < counted together), "
                            "the most the parser accepts";
 }

@@ -83,13 +83,12 @@ std::string cache::getCompilerBuildId() {
     if (dladdr(reinterpret_cast<void *>(&cache::getCompilerBuildId), &info) &&
         info.dli_fname) {
       if (auto file = llvm::MemoryBuffer::getFile(info.dli_fname))
-        build = llvm::toHex(
-            llvm::BLAKE3::hash(
-                llvm::arrayRefFromStringRef((*file)->getBuffer())),
-            /*LowerCase=*/true);
+        build = llvm::toHex(llvm::BLAKE3::hash(llvm::arrayRefFromStringRef(
+                                (*file)->getBuffer())),
+                            /*LowerCase=*/true);
     }
-    return "tile-mlir llvm " LLVM_VERSION_STRING " build " + build +
-           " ptxas " + ptxasIdentity();
+    return "tile-mlir llvm " LLVM_VERSION_STRING " build " + build + " ptxas " +
+           ptxasIdentity();
   }();
   return id;
 }
@@ -120,15 +119,13 @@ static std::string keyOf(StringRef kind, ArrayRef<Component> canon) {
   return sha256Hex(text);
 }
 
-std::string cache::computeKey(StringRef kind,
-                              ArrayRef<Component> components) {
+std::string cache::computeKey(StringRef kind, ArrayRef<Component> components) {
   return keyOf(kind, canonical(components));
 }
 
 std::string cache::getEntryPath(StringRef dir, StringRef kind, StringRef key) {
   SmallString<256> path(dir);
-  llvm::sys::path::append(path, kTree, kind, key.take_front(2),
-                          key + ".json");
+  llvm::sys::path::append(path, kTree, kind, key.take_front(2), key + ".json");
   return std::string(path);
 }
 
@@ -212,17 +209,17 @@ LoadResult cache::load(StringRef dir, StringRef kind,
 static LogicalResult createEntryDirectories(StringRef dir, StringRef entryDir,
                                             std::string &error) {
   namespace fs = llvm::sys::fs;
-  if (std::error_code ec = fs::create_directories(dir, /*IgnoreExisting=*/true,
-                                                  fs::owner_all)) {
-    error = "cannot create the cache directory " + dir.str() + ": " +
-            ec.message();
+  if (std::error_code ec =
+          fs::create_directories(dir, /*IgnoreExisting=*/true, fs::owner_all)) {
+    error =
+        "cannot create the cache directory " + dir.str() + ": " + ec.message();
     return failure();
   }
   llvm::ErrorOr<fs::perms> perms = fs::getPermissions(dir);
   if (std::error_code ec = fs::create_directories(
           entryDir, /*IgnoreExisting=*/true, perms ? *perms : fs::owner_all)) {
-    error = "cannot create the directory " + entryDir.str() + ": " +
-            ec.message();
+    error =
+        "cannot create the directory " + entryDir.str() + ": " + ec.message();
     return failure();
   }
   return success();
@@ -282,12 +279,10 @@ LogicalResult cache::store(StringRef dir, StringRef kind,
     blobArray.push_back(json::Object{{"name", b.name},
                                      {"sha256", sha256Hex(b.data)},
                                      {"base64", llvm::encodeBase64(b.data)}});
-  json::Value entry = json::Object{{"format", kFormat},
-                                   {"kind", kind},
-                                   {"key", key},
-                                   {"components", componentsObject(canon)},
-                                   {"record", record},
-                                   {"blobs", std::move(blobArray)}};
+  json::Value entry =
+      json::Object{{"format", kFormat}, {"kind", kind},
+                   {"key", key},        {"components", componentsObject(canon)},
+                   {"record", record},  {"blobs", std::move(blobArray)}};
   return writeAtomically(path, entry, error);
 }
 
@@ -334,10 +329,10 @@ static bool isTempName(StringRef name, StringRef prefix) {
 }
 
 /// The children of `dir` with their types, links not followed.
-static LogicalResult children(
-    StringRef dir,
-    SmallVectorImpl<std::pair<std::string, llvm::sys::fs::file_type>> &out,
-    std::string &error) {
+static LogicalResult
+children(StringRef dir,
+         SmallVectorImpl<std::pair<std::string, llvm::sys::fs::file_type>> &out,
+         std::string &error) {
   namespace fs = llvm::sys::fs;
   std::error_code ec;
   for (fs::directory_iterator it(dir, ec, /*follow_symlinks=*/false), end;
@@ -457,8 +452,7 @@ static Listing describe(const Found &found) {
   return l;
 }
 
-LogicalResult cache::list(StringRef dir,
-                          function_ref<void(const Listing &)> fn,
+LogicalResult cache::list(StringRef dir, function_ref<void(const Listing &)> fn,
                           std::string &error) {
   Tree tree;
   if (failed(walkTree(dir, tree, error)))

@@ -214,8 +214,8 @@ TuningSpace::checkContracts(DictionaryAttr bindings,
       continue;
     std::string s;
     llvm::raw_string_ostream os(s);
-    os << "dimension " << c.getDim() << " of " << argName(c.getArg())
-       << " is " << *lhs << "; it must be "
+    os << "dimension " << c.getDim() << " of " << argName(c.getArg()) << " is "
+       << *lhs << "; it must be "
        << (relation == "eq"   ? "equal to"
            : relation == "le" ? "at most"
                               : "at least")
@@ -267,17 +267,17 @@ TuningSpace::evaluate(DictionaryAttr config, const TuningLimits &limits,
     planned = planKernelResources(*kernel, /*sharedLimit=*/INT64_MAX);
   if (failed(planned)) {
     c.status = CandidateStatus::Refused;
-    c.message = diagnostics.message.empty() ? "the plan failed"
-                                            : diagnostics.message;
+    c.message =
+        diagnostics.message.empty() ? "the plan failed" : diagnostics.message;
     return c;
   }
   c.resources = *planned;
   if (c.resources.threads > limits.threads) {
     c.status = CandidateStatus::Threads;
-    c.message = ("needs " + Twine(c.resources.threads) +
-                 " threads per block, over the limit of " +
-                 Twine(limits.threads))
-                    .str();
+    c.message =
+        ("needs " + Twine(c.resources.threads) +
+         " threads per block, over the limit of " + Twine(limits.threads))
+            .str();
   } else if (c.resources.sharedBytes > limits.sharedBytes) {
     c.status = CandidateStatus::SharedMemory;
     c.message = ("needs " + Twine(c.resources.sharedBytes) +

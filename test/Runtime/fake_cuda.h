@@ -25,7 +25,7 @@
 
 /// What the last cuLaunchKernel received.
 typedef struct fake_cuda_launch {
-  int count; ///< Launches so far.
+  int count;        ///< Launches so far.
   uintptr_t stream; ///< The CUstream it was launched on (0: default).
   char function[256];
   unsigned grid[3], block[3], smem;

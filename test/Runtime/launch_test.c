@@ -364,8 +364,8 @@ int main(int argc, char **argv) {
          fake_cuda_last_launch()->stream == 0 ? "yes" : "no");
   report("launch native NULL kernel",
          tile_rt_launch_native(NULL, sargs, 4, foreign));
-  report("launch native bad args", tile_rt_launch_native(scale, sargs, 3,
-                                                         foreign));
+  report("launch native bad args",
+         tile_rt_launch_native(scale, sargs, 3, foreign));
   int capturing = -1;
   MUST(tile_rt_stream_is_capturing(&capturing, ctx, wrapped));
   printf("capturing before: %d\n", capturing);

@@ -1,4 +1,5 @@
-/*===- turns_test.c - Timing kernels in turns, on a fake GPU ----------------===*
+/*===- turns_test.c - Timing kernels in turns, on a fake GPU
+ * ----------------===*
  *
  * tool_time_in_turns (tools/tile-run/timing.c) against fake_cuda.c, whose
  * clock advances 1.25 ms a launch: kernel k launches the fake kernel k + 1
@@ -121,8 +122,8 @@ int main(void) {
       rounds_ok &= seen[k] == 1;
     first_count[round[0]]++;
     if (r > 0)
-      orders_differ |= memcmp(round, round - KERNELS,
-                              KERNELS * sizeof *round) != 0;
+      orders_differ |=
+          memcmp(round, round - KERNELS, KERNELS * sizeof *round) != 0;
   }
   expect(rounds_ok, "every round launches each kernel once");
   int firsts = 0;

@@ -60,9 +60,9 @@ static void key_of(char out[65], const char *kind,
 }
 
 static void test_keys(void) {
-  MlirTileCacheComponent base[3] = {
-      {S("source"), S("module {}")}, {S("kernel"), S("gemm_f16")},
-      {S("shape"), S("4096x4096x4096")}};
+  MlirTileCacheComponent base[3] = {{S("source"), S("module {}")},
+                                    {S("kernel"), S("gemm_f16")},
+                                    {S("shape"), S("4096x4096x4096")}};
   char k0[65], k1[65];
   key_of(k0, "tune", base, 3);
   check(strlen(k0) == 64, "a key is 64 hex digits");
@@ -113,12 +113,13 @@ static const MlirTileCacheComponent entry_key[2] = {
 
 static MlirTileCacheResult load(const char *dir, loaded *l) {
   memset(l, 0, sizeof *l);
-  return mlirTileCacheLoad(S(dir), S("tune"), entry_key, 2, on_record,
-                           on_blob, on_message, l);
+  return mlirTileCacheLoad(S(dir), S("tune"), entry_key, 2, on_record, on_blob,
+                           on_message, l);
 }
 
 /* Binary data with NUL bytes. */
-static const char cubin[] = "\x7f" "ELF\0\0\x01\x02 not really";
+static const char cubin[] = "\x7f"
+                            "ELF\0\0\x01\x02 not really";
 
 static int store(const char *dir, const char *record) {
   MlirTileCacheBlob blob = {S("cubin"), {cubin, sizeof cubin}};
@@ -189,10 +190,8 @@ static void test_corruption(const char *dir) {
         "a blob that does not match its digest is corrupt");
 
   /* Another entry's file in this entry's place: stale. */
-  MlirTileCacheComponent other[2] = {entry_key[0],
-                                     {S("shape"), S("9x9x9")}};
-  mlirTileCacheStore(S(dir), S("tune"), other, 2, S("{}"), NULL, 0, NULL,
-                     NULL);
+  MlirTileCacheComponent other[2] = {entry_key[0], {S("shape"), S("9x9x9")}};
+  mlirTileCacheStore(S(dir), S("tune"), other, 2, S("{}"), NULL, 0, NULL, NULL);
   char key[65], other_path[4096], cmd[9000];
   key_of(key, "tune", other, 2);
   snprintf(other_path, sizeof other_path, "%s/v1/tune/%.2s/%s.json", dir, key,
@@ -293,8 +292,7 @@ static void to_info(MlirStringRef s, void *user) {
 
 static void compile_with(MlirContext ctx, const char *file, const char *dir,
                          const char **bindings, size_t nbindings,
-                         const char **kernels, size_t nkernels,
-                         compiled *out) {
+                         const char **kernels, size_t nkernels, compiled *out) {
   MlirTileCompileOptions o;
   mlirTileCompileOptionsInitDefault(&o);
   o.format = MlirTileOutputPtx; /* no ptxas needed */

@@ -55,13 +55,12 @@ int main(void) {
   VARY("the kernel source", set_text(&space.source, "module { other }", 0));
   VARY("the kernel", r.kernel = "gemm_bf16");
   VARY("the operator", r.op = "gemm_bias_gelu");
-  VARY("the space", set_text(&space.space_text,
-                             "axis BM=64\nfixed T=f16\n", 1));
+  VARY("the space",
+       set_text(&space.space_text, "axis BM=64\nfixed T=f16\n", 1));
   VARY("a binding of the caller",
-       set_text(&space.space_text, "axis BM=64,128\nfixed T=f16 BN=128\n",
-                1));
-  VARY("the element type", set_text(&space.space_text,
-                                    "axis BM=64,128\nfixed T=bf16\n", 1));
+       set_text(&space.space_text, "axis BM=64,128\nfixed T=f16 BN=128\n", 1));
+  VARY("the element type",
+       set_text(&space.space_text, "axis BM=64,128\nfixed T=bf16\n", 1));
   VARY("M", r.m = 4095);
   VARY("N", r.n = 8192);
   VARY("K", r.k = 1024);
@@ -100,8 +99,8 @@ int main(void) {
   for (int i = 0; i < k.n; ++i)
     if (k.c[i].name.length == 8 &&
         memcmp(k.c[i].name.data, "compiler", 8) == 0 &&
-        strstr(k.c[i].value.data, " build ") && strstr(k.c[i].value.data,
-                                                        " ptxas "))
+        strstr(k.c[i].value.data, " build ") &&
+        strstr(k.c[i].value.data, " ptxas "))
       has_build = 1;
   tune_key_free(&k);
   tool_buffer_free(&build);

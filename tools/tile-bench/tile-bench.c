@@ -300,8 +300,8 @@ static void print_nvidia_smi(int device, const char *when) {
 
 /* --tuned: per size, the tuned configuration's kernel (tune.h), loaded
  * into modules[i]; the table then runs each size on its own. */
-static int load_tuned(const bench_args *a, tile_rt_context *ctx,
-                      bench_env *env, tile_rt_module **modules) {
+static int load_tuned(const bench_args *a, tile_rt_context *ctx, bench_env *env,
+                      tile_rt_module **modules) {
   tune_request r;
   tune_request_init(&r);
   r.mlir_path = a->source.mlir_path;

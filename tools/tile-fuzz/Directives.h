@@ -1,4 +1,5 @@
-//===- Directives.h - tile-fuzz's compile options inside an input -*- C++ -*-===//
+//===- Directives.h - tile-fuzz's compile options inside an input -*- C++
+//-*-===//
 //
 // An input may carry compile options as comment lines, which the MLIR
 // parser skips:

@@ -29,7 +29,8 @@ constexpr const char *kHostile[] = {
 constexpr const char *kInstanceOnly[] = {"\"f16\"", "1.5", "unit", "[1, 2]",
                                          "9223372036854775808"};
 
-template <typename T> const T &pick(llvm::ArrayRef<T> items, std::mt19937 &rng) {
+template <typename T>
+const T &pick(llvm::ArrayRef<T> items, std::mt19937 &rng) {
   return items[rng() % items.size()];
 }
 
@@ -90,8 +91,9 @@ llvm::SmallVector<Param> params(StringRef text) {
     if (open == StringRef::npos || text[open] != '{' ||
         kernel == StringRef::npos)
       continue;
-    StringRef name = text.drop_front(kernel + 13).take_while(
-        [](char c) { return llvm::isAlnum(c) || c == '_' || c == '$'; });
+    StringRef name = text.drop_front(kernel + 13).take_while([](char c) {
+      return llvm::isAlnum(c) || c == '_' || c == '$';
+    });
     for (const Entry &e : entries(text, open))
       result.push_back({name, e.name});
   }

@@ -1,4 +1,5 @@
-//===- StructuredMutator.h - tile-fuzz's mutations that know the IR -*- C++ -*-===//
+//===- StructuredMutator.h - tile-fuzz's mutations that know the IR -*- C++
+//-*-===//
 //
 // Byte mutations almost never produce a well-formed binding or a region
 // that uses a value from outside its parallel. These mutations do, on the

@@ -78,7 +78,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // A context per input: nothing one input interns or loads affects the
   // next, so every finding reproduces from its input alone.
   MLIRContext context(registry(), MLIRContext::Threading::DISABLED);
-  ScopedDiagnosticHandler drop(&context, [](Diagnostic &) { return success(); });
+  ScopedDiagnosticHandler drop(&context,
+                               [](Diagnostic &) { return success(); });
   OwningOpRef<ModuleOp> module = tile::parseModule(
       llvm::StringRef(reinterpret_cast<const char *>(data), size), &context);
   if (!module)
@@ -96,8 +97,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   return 0;
 }
 
-extern "C" size_t LLVMFuzzerMutate(uint8_t *data, size_t size,
-                                   size_t maxSize);
+extern "C" size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t maxSize);
 
 extern "C" size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size,
                                           size_t maxSize, unsigned seed) {

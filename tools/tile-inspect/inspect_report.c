@@ -73,8 +73,8 @@ static MlirStringRef ref(const tool_buffer *b) {
 static int print_kernel(const inspect_inputs *in,
                         const tile_rt_kernel_desc *d) {
   tile_rt_kernel_resources r;
-  tile_rt_status st = tile_rt_cubin_kernel_resources(
-      &r, in->cubin->data, in->cubin->size, d->name);
+  tile_rt_status st = tile_rt_cubin_kernel_resources(&r, in->cubin->data,
+                                                     in->cubin->size, d->name);
   if (st != TILE_RT_SUCCESS)
     return tool_rt_fail("reading the cubin", st);
   planned_kernel p;
@@ -87,10 +87,9 @@ static int print_kernel(const inspect_inputs *in,
   if (mlirLogicalResultIsFailure(mlirTileCountInstructions(
           ref(in->ptx), MlirTileAssemblyPtx, name, &ptx)))
     return tool_fail("the PTX has no entry '%s'", d->name);
-  int have_sass = in->sass && mlirLogicalResultIsSuccess(
-                                  mlirTileCountInstructions(
-                                      ref(in->sass), MlirTileAssemblySass,
-                                      name, &sass));
+  int have_sass =
+      in->sass && mlirLogicalResultIsSuccess(mlirTileCountInstructions(
+                      ref(in->sass), MlirTileAssemblySass, name, &sass));
 
   printf("kernel %s\n", d->name);
   printf("  threads   %u per block", threads);

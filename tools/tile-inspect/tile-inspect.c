@@ -40,7 +40,8 @@ static const char usage[] =
     "                     memory per stage, instruction mix (PTX, and SASS\n"
     "                     when nvdisasm is found)\n"
     "  --which-nvdisasm   the nvdisasm --sass runs ($TILE_NVDISASM, else\n"
-    "                     $CUDA_HOME/bin, $CUDA_PATH/bin, /usr/local/cuda/bin,\n"
+    "                     $CUDA_HOME/bin, $CUDA_PATH/bin, "
+    "/usr/local/cuda/bin,\n"
     "                     PATH); exits 1 saying where it looked if none\n"
     "\n"
     "what to compile:\n"
@@ -286,8 +287,8 @@ int main(int argc, char **argv) {
       if (have_sass)
         fwrite(sass.data, 1, sass.size, stdout);
       else
-        rc = tool_fail("no SASS: %.*s", (int)sass.size,
-                       (const char *)sass.data);
+        rc =
+            tool_fail("no SASS: %.*s", (int)sass.size, (const char *)sass.data);
     }
   }
   if (rc == 0 && o.resources) {
@@ -297,15 +298,15 @@ int main(int argc, char **argv) {
     } else {
       MlirTileCompileOptions options;
       options_for(&o, &options, MlirTileOutputCubin);
-      if (mlirLogicalResultIsFailure(mlirTileEstimateResources(
-              module, &options, to_buffer, &planned)))
+      if (mlirLogicalResultIsFailure(
+              mlirTileEstimateResources(module, &options, to_buffer, &planned)))
         rc = tool_fail("planning '%s' failed", o.path);
       mlirModuleDestroy(module);
     }
     if (rc == 0) {
-      inspect_inputs in = {&cubin.binary, &cubin.kinfo, &ptx.binary,
-                           have_sass ? &sass : NULL, &planned,
-                           have_sass ? NULL : &sass};
+      inspect_inputs in = {&cubin.binary, &cubin.kinfo,
+                           &ptx.binary,   have_sass ? &sass : NULL,
+                           &planned,      have_sass ? NULL : &sass};
       rc = inspect_print_resources(&in);
     }
   }

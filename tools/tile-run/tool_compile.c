@@ -62,8 +62,7 @@ int tool_source_option(tool_source *s, int argc, char **argv, int *i) {
       return -1;
     }
     value = &s->params[s->nparams++];
-  }
-  else if (strcmp(a, "--opt-level") != 0)
+  } else if (strcmp(a, "--opt-level") != 0)
     return 0;
   if (*i + 1 >= argc) {
     tool_fail("%s needs a value", a);
@@ -140,8 +139,8 @@ MlirContext tool_mlir_context(void) {
 }
 
 int tool_compile_file(MlirContext ctx, const char *path,
-                      const MlirTileCompileOptions *options,
-                      tool_buffer *image, tool_buffer *kinfo) {
+                      const MlirTileCompileOptions *options, tool_buffer *image,
+                      tool_buffer *kinfo) {
   /* Parse from the file so that diagnostics name it; errors are printed
    * by the context's default handler. */
   MlirModule module = mlirTileModuleCreateParseFromFile(

@@ -59,8 +59,8 @@ int tool_source_validate(const tool_source *s);
 /// `kinfo`. 0, or 1 after printing why (MLIR's diagnostics go to the
 /// context's handler).
 int tool_compile_file(MlirContext ctx, const char *path,
-                      const MlirTileCompileOptions *options,
-                      tool_buffer *image, tool_buffer *kinfo);
+                      const MlirTileCompileOptions *options, tool_buffer *image,
+                      tool_buffer *kinfo);
 
 /// Compiles (printing the time it took) or reads the module into `image`
 /// and `kinfo`, and writes the --emit-dir files. 0, or 1 after printing why.

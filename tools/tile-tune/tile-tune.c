@@ -72,11 +72,33 @@ static const char usage[] =
     "  --no-progress         no progress bars on stderr\n";
 
 enum {
-  OPT_KERNEL = 256, OPT_OP, OPT_SIZES, OPT_GELU, OPT_PARAM, OPT_SPACE,
-  OPT_JOBS, OPT_COMPILE_TIMEOUT, OPT_MAX_SPILL, OPT_EARLY_STOP, OPT_ITERS,
-  OPT_WARMUP, OPT_SEED, OPT_DEVICE, OPT_SMEM, OPT_THREADS, OPT_COMPILE_ONLY,
-  OPT_CACHE_DIR, OPT_NO_CACHE, OPT_RETUNE, OPT_EMIT_DIR, OPT_LIST, OPT_CLEAR,
-  OPT_NO_PROGRESS, OPT_TIMEOUT, OPT_HELP, OPT_CAUSAL
+  OPT_KERNEL = 256,
+  OPT_OP,
+  OPT_SIZES,
+  OPT_GELU,
+  OPT_PARAM,
+  OPT_SPACE,
+  OPT_JOBS,
+  OPT_COMPILE_TIMEOUT,
+  OPT_MAX_SPILL,
+  OPT_EARLY_STOP,
+  OPT_ITERS,
+  OPT_WARMUP,
+  OPT_SEED,
+  OPT_DEVICE,
+  OPT_SMEM,
+  OPT_THREADS,
+  OPT_COMPILE_ONLY,
+  OPT_CACHE_DIR,
+  OPT_NO_CACHE,
+  OPT_RETUNE,
+  OPT_EMIT_DIR,
+  OPT_LIST,
+  OPT_CLEAR,
+  OPT_NO_PROGRESS,
+  OPT_TIMEOUT,
+  OPT_HELP,
+  OPT_CAUSAL
 };
 
 static const struct option options[] = {
@@ -141,8 +163,8 @@ static int parse_sizes(const char *text, const tune_request *r,
     problem_size size = {{0, 0, 0, 0}};
     long long *d = size.dim;
     char extra;
-    int got = sscanf(t, "%lldx%lldx%lldx%lld%c", &d[0], &d[1], &d[2], &d[3],
-                     &extra);
+    int got =
+        sscanf(t, "%lldx%lldx%lldx%lld%c", &d[0], &d[1], &d[2], &d[3], &extra);
     int positive = 1;
     for (int i = 0; i < want; ++i)
       positive &= d[i] > 0;
@@ -183,11 +205,10 @@ static void emit_stem(char *buf, size_t n, const char *dir,
                       const tune_request *r, const problem_size *size) {
   const long long *d = size->dim;
   if (is_op(r, "attention"))
-    snprintf(buf, n, "%s/%s_%lldx%lldx%lldx%lld%s", dir, r->kernel, d[0],
-             d[1], d[2], d[3], r->causal ? "_causal" : "");
+    snprintf(buf, n, "%s/%s_%lldx%lldx%lldx%lld%s", dir, r->kernel, d[0], d[1],
+             d[2], d[3], r->causal ? "_causal" : "");
   else
-    snprintf(buf, n, "%s/%s_%lldx%lldx%lld", dir, r->kernel, d[0], d[1],
-             d[2]);
+    snprintf(buf, n, "%s/%s_%lldx%lldx%lld", dir, r->kernel, d[0], d[1], d[2]);
 }
 
 /* Writes the best of `res` to the --emit-dir files of `size`. */
@@ -258,9 +279,15 @@ int main(int argc, char **argv) {
   double d;
   while ((c = getopt_long(argc, argv, "v", options, NULL)) != -1) {
     switch (c) {
-    case OPT_KERNEL: r.kernel = optarg; break;
-    case OPT_OP: r.op = optarg; break;
-    case OPT_SIZES: sizes = optarg; break;
+    case OPT_KERNEL:
+      r.kernel = optarg;
+      break;
+    case OPT_OP:
+      r.op = optarg;
+      break;
+    case OPT_SIZES:
+      sizes = optarg;
+      break;
     case OPT_GELU:
       if (strcmp(optarg, "erf") && strcmp(optarg, "tanh"))
         return tool_fail("--gelu is tanh or erf, got '%s'", optarg);
@@ -271,8 +298,7 @@ int main(int argc, char **argv) {
       int *n = c == OPT_PARAM ? &r.nparams : &r.naxes;
       const char **list_ = c == OPT_PARAM ? r.params : r.axes;
       if (*n == TUNE_MAX_LIST)
-        return tool_fail("at most %d of --param and of --space",
-                         TUNE_MAX_LIST);
+        return tool_fail("at most %d of --param and of --space", TUNE_MAX_LIST);
       list_[(*n)++] = optarg;
       break;
     }
@@ -284,10 +310,14 @@ int main(int argc, char **argv) {
                          1 << 20) != 0)
         return tool_fail("bad value '%s' for --%s", optarg,
                          options[c - OPT_KERNEL].name);
-      if (c == OPT_JOBS) r.jobs = (int)v;
-      else if (c == OPT_ITERS) r.iters = (int)v;
-      else if (c == OPT_WARMUP) r.warmup = (int)v;
-      else device = (int)v;
+      if (c == OPT_JOBS)
+        r.jobs = (int)v;
+      else if (c == OPT_ITERS)
+        r.iters = (int)v;
+      else if (c == OPT_WARMUP)
+        r.warmup = (int)v;
+      else
+        device = (int)v;
       break;
     case OPT_SEED:
     case OPT_MAX_SPILL:
@@ -296,10 +326,14 @@ int main(int argc, char **argv) {
       if (tool_parse_i64(&v, optarg, 0, INT64_MAX) != 0)
         return tool_fail("bad value '%s' for --%s", optarg,
                          options[c - OPT_KERNEL].name);
-      if (c == OPT_SEED) r.seed = (uint64_t)v;
-      else if (c == OPT_MAX_SPILL) r.max_spill_bytes = v;
-      else if (c == OPT_SMEM) r.smem_limit = v;
-      else r.threads_limit = v;
+      if (c == OPT_SEED)
+        r.seed = (uint64_t)v;
+      else if (c == OPT_MAX_SPILL)
+        r.max_spill_bytes = v;
+      else if (c == OPT_SMEM)
+        r.smem_limit = v;
+      else
+        r.threads_limit = v;
       break;
     case OPT_COMPILE_TIMEOUT:
     case OPT_EARLY_STOP:
@@ -308,22 +342,49 @@ int main(int argc, char **argv) {
         return tool_fail("bad value '%s' for --%s", optarg,
                          c == OPT_TIMEOUT ? "timeout"
                                           : options[c - OPT_KERNEL].name);
-      if (c == OPT_COMPILE_TIMEOUT) r.compile_timeout_s = d;
-      else if (c == OPT_TIMEOUT) r.timeout_s = d;
-      else r.early_stop = d;
+      if (c == OPT_COMPILE_TIMEOUT)
+        r.compile_timeout_s = d;
+      else if (c == OPT_TIMEOUT)
+        r.timeout_s = d;
+      else
+        r.early_stop = d;
       break;
-    case OPT_CAUSAL: r.causal = 1; break;
-    case OPT_COMPILE_ONLY: r.compile_only = 1; break;
-    case OPT_CACHE_DIR: r.cache_dir = optarg; break;
-    case OPT_NO_CACHE: r.no_cache = 1; break;
-    case OPT_RETUNE: r.retune = 1; break;
-    case OPT_EMIT_DIR: emit_dir = optarg; break;
-    case OPT_LIST: list = 1; break;
-    case OPT_CLEAR: clear = 1; break;
-    case 'v': r.verbose = 1; break;
-    case OPT_NO_PROGRESS: r.progress = 0; break;
-    case OPT_HELP: fputs(usage, stdout); return 0;
-    default: fputs(usage, stderr); return 2;
+    case OPT_CAUSAL:
+      r.causal = 1;
+      break;
+    case OPT_COMPILE_ONLY:
+      r.compile_only = 1;
+      break;
+    case OPT_CACHE_DIR:
+      r.cache_dir = optarg;
+      break;
+    case OPT_NO_CACHE:
+      r.no_cache = 1;
+      break;
+    case OPT_RETUNE:
+      r.retune = 1;
+      break;
+    case OPT_EMIT_DIR:
+      emit_dir = optarg;
+      break;
+    case OPT_LIST:
+      list = 1;
+      break;
+    case OPT_CLEAR:
+      clear = 1;
+      break;
+    case 'v':
+      r.verbose = 1;
+      break;
+    case OPT_NO_PROGRESS:
+      r.progress = 0;
+      break;
+    case OPT_HELP:
+      fputs(usage, stdout);
+      return 0;
+    default:
+      fputs(usage, stderr);
+      return 2;
     }
   }
   if (list || clear) {
@@ -359,9 +420,9 @@ int main(int argc, char **argv) {
                        tile_rt_last_error());
     tile_rt_device_info dev;
     tile_rt_context_device_info(&dev, ctx);
-    printf("GPU %d: %s, sm_%d%d, %d SMs, driver CUDA %d.%d\n", device,
-           dev.name, dev.cc_major, dev.cc_minor, dev.sm_count,
-           dev.driver_version / 1000, dev.driver_version % 1000 / 10);
+    printf("GPU %d: %s, sm_%d%d, %d SMs, driver CUDA %d.%d\n", device, dev.name,
+           dev.cc_major, dev.cc_minor, dev.sm_count, dev.driver_version / 1000,
+           dev.driver_version % 1000 / 10);
   }
   int rc = 0;
   tune_result results[MAX_SIZES];
@@ -373,8 +434,8 @@ int main(int argc, char **argv) {
              (long long)r.b, (long long)r.h, (long long)r.s, (long long)r.d,
              r.causal ? " causal" : "");
     else if (r.k)
-      printf("== %s %s M=%lld N=%lld K=%lld\n", r.kernel, r.op,
-             (long long)r.m, (long long)r.n, (long long)r.k);
+      printf("== %s %s M=%lld N=%lld K=%lld\n", r.kernel, r.op, (long long)r.m,
+             (long long)r.n, (long long)r.k);
     else
       printf("== %s %s M=%lld N=%lld\n", r.kernel, r.op, (long long)r.m,
              (long long)r.n);

@@ -28,8 +28,7 @@ int tile_tune_run(const tile_tune_options *o, tile_rt_context *ctx,
   if (!o || !out || !o->source_path || !o->kernel || !o->op ||
       o->nparams > TUNE_MAX_LIST || o->naxes > TUNE_MAX_LIST ||
       o->nparams < 0 || o->naxes < 0)
-    return tool_fail("tile_tune_run: missing or bad options"),
-           TILE_TUNE_FAILED;
+    return tool_fail("tile_tune_run: missing or bad options"), TILE_TUNE_FAILED;
   if (strcmp(o->op, "gemm") != 0 && strcmp(o->op, "gemm_bias_gelu") != 0 &&
       strcmp(o->op, "softmax") != 0 && strcmp(o->op, "attention") != 0)
     return tool_fail("tile_tune_run: op is gemm, gemm_bias_gelu, softmax or "
@@ -90,7 +89,7 @@ int tile_tune_run(const tile_tune_options *o, tile_rt_context *ctx,
   }
   out->seconds = res.seconds;
   tune_result_free(&res);
-  return rc == 0 ? TILE_TUNE_OK
+  return rc == 0           ? TILE_TUNE_OK
          : rc == TUNE_MISS ? TILE_TUNE_MISS
                            : TILE_TUNE_FAILED;
 }

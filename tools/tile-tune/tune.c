@@ -72,7 +72,7 @@ static void print_dropped(const tune_request *r, const tune_space *s, int from,
   for (int i = 0; i < s->n; ++i)
     if ((int)s->c[i].verdict >= from && (int)s->c[i].verdict <= to)
       tune_say(r, "  %-15s %s: %s\n", tune_verdict_name(s->c[i].verdict),
-             s->c[i].config, s->c[i].message);
+               s->c[i].config, s->c[i].message);
 }
 
 /* The measured candidates, fastest first, at most `rows`. */
@@ -101,8 +101,8 @@ static void print_table(const tune_request *r, const tune_space *s,
   for (int i = 0; i < n && i < rows; ++i) {
     const tune_candidate *c = sorted[i];
     double rate = work / (c->ms * 1e-3) / 1e12;
-    tune_say(r, "%-4d %-48s %10.4f %9.1f %5d %6d %8.1f %9.2e %-5s%s%s\n",
-             i + 1, c->config, c->ms, rate, c->registers, c->spill_bytes,
+    tune_say(r, "%-4d %-48s %10.4f %9.1f %5d %6d %8.1f %9.2e %-5s%s%s\n", i + 1,
+             c->config, c->ms, rate, c->registers, c->spill_bytes,
              (double)c->smem / 1024, c->rel_err,
              c->finalist ? "final" : "first", c->is_default ? " default" : "",
              c == chosen ? " chosen" : "");
@@ -127,14 +127,16 @@ static void print_duel(const tune_request *r, const tune_duel *d,
   double needed =
       d->noise > TUNE_DEFAULT_MARGIN ? d->noise : TUNE_DEFAULT_MARGIN;
   if (chosen != def)
-    tune_say(r, "%.1f%% faster than the default %s in %d rounds against it "
-                "(time ratio %.3f, noise %.1f%%)\n",
+    tune_say(r,
+             "%.1f%% faster than the default %s in %d rounds against it "
+             "(time ratio %.3f, noise %.1f%%)\n",
              100 * (1 / d->median - 1), def->config, d->rounds, d->median,
              100 * d->noise);
   else
-    tune_say(r, "the default %s kept (the fastest, %s, ran at %.3fx its "
-                "time in %d rounds against it: not faster by more than "
-                "%.1f%%, the noise or the margin)\n",
+    tune_say(r,
+             "the default %s kept (the fastest, %s, ran at %.3fx its "
+             "time in %d rounds against it: not faster by more than "
+             "%.1f%%, the noise or the margin)\n",
              def->config, d->challenger->config, d->median, d->rounds,
              100 * needed);
 }
@@ -165,8 +167,9 @@ static void print_final_round(const tune_request *r, const tune_space *s,
   else if (s->duel.challenger)
     print_duel(r, &s->duel, def, chosen);
   else if (chosen == def && fastest != def)
-    tune_say(r, "the default %s kept (%.4f ms; the fastest, %.4f ms, is "
-                "within %.0f%%)\n",
+    tune_say(r,
+             "the default %s kept (%.4f ms; the fastest, %.4f ms, is "
+             "within %.0f%%)\n",
              def->config, def->ms, fastest->ms, 100 * TUNE_DEFAULT_MARGIN);
   else if (chosen == def)
     tune_say(r, "the default %s is the fastest (%.4f ms)\n", def->config,
@@ -214,7 +217,7 @@ int tune_run(const tune_request *r, tile_rt_context *ctx, tune_result *out) {
       tune_cache_load(&req, &s, devp, out)) {
     out->seconds = tool_now() - start;
     tune_say(r, "tuned %s for %s from the cache in %.1f ms: %s (%.4f ms)\n",
-           r->kernel, r->op, out->seconds * 1e3, out->best, out->best_ms);
+             r->kernel, r->op, out->seconds * 1e3, out->best, out->best_ms);
     tune_space_free(&s);
     return 0;
   }
@@ -235,15 +238,15 @@ int tune_run(const tune_request *r, tile_rt_context *ctx, tune_result *out) {
     const char *end = strchr(line, '\n');
     if (strncmp(line, "axis ", 5) == 0)
       tune_say(r, " %.*s", (int)((end ? end : line + strlen(line)) - line - 5),
-             line + 5);
+               line + 5);
     line = end ? end + 1 : NULL;
   }
   tune_say(r, "\ndropped before compiling: %d", s.n - counts[TUNE_VIABLE]);
   print_counts(&req, counts, TUNE_CONSTRAINT, TUNE_THREADS);
   if (req.smem_limit > 0)
     tune_say(r, " (limits: %lld bytes of shared memory, %lld threads)\n",
-           (long long)req.smem_limit,
-           (long long)(req.threads_limit > 0 ? req.threads_limit : 1024));
+             (long long)req.smem_limit,
+             (long long)(req.threads_limit > 0 ? req.threads_limit : 1024));
   else
     tune_say(r, " (limits: sm_90a's)\n");
   if (req.verbose) {
@@ -269,10 +272,10 @@ int tune_run(const tune_request *r, tile_rt_context *ctx, tune_result *out) {
   for (int i = 0; i < s.n; ++i)
     hits += s.c[i].compile_cache_hit && s.c[i].verdict >= TUNE_SPILLS;
   tune_say(r, "compiled %d of %d in %.1f s (%d from the compile cache)",
-         counts[TUNE_COMPILED] + counts[TUNE_SPILLS], counts[TUNE_VIABLE] +
-         counts[TUNE_COMPILED] + counts[TUNE_SPILLS] +
-         counts[TUNE_COMPILE_ERROR] + counts[TUNE_COMPILE_TIMEOUT],
-         tool_now() - t0, hits);
+           counts[TUNE_COMPILED] + counts[TUNE_SPILLS],
+           counts[TUNE_VIABLE] + counts[TUNE_COMPILED] + counts[TUNE_SPILLS] +
+               counts[TUNE_COMPILE_ERROR] + counts[TUNE_COMPILE_TIMEOUT],
+           tool_now() - t0, hits);
   print_counts(&req, counts, TUNE_COMPILE_ERROR, TUNE_SPILLS);
   tune_say(r, "\n");
   print_dropped(&req, &s, TUNE_COMPILE_ERROR, TUNE_COMPILE_TIMEOUT);
@@ -314,7 +317,7 @@ int tune_run(const tune_request *r, tile_rt_context *ctx, tune_result *out) {
     tune_cache_store(&req, &s, devp, best, out);
   print_table(&req, &s, best, work, unit, 10);
   tune_say(r, "tuned %s for %s in %.1f s: %s (%.4f ms)\n", r->kernel, r->op,
-         out->seconds, out->best, out->best_ms);
+           out->seconds, out->best, out->best_ms);
 done:
   tune_space_free(&s);
   return rc;

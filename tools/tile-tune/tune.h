@@ -27,10 +27,10 @@ typedef struct tune_request {
   const char *kernel;    ///< A kernel or an instance of it.
   /// "gemm", "gemm_bias_gelu", "softmax" or "attention".
   const char *op;
-  int64_t m, n, k;       ///< The gemms' problem; softmax's is M x N.
-  int gelu_erf;          ///< gemm_bias_gelu: the erf form (else tanh).
-  int64_t b, h, s, d;    ///< attention: batch, heads, sequence, head_dim.
-  int causal;            ///< attention: keys past the query masked.
+  int64_t m, n, k;    ///< The gemms' problem; softmax's is M x N.
+  int gelu_erf;       ///< gemm_bias_gelu: the erf form (else tanh).
+  int64_t b, h, s, d; ///< attention: batch, heads, sequence, head_dim.
+  int causal;         ///< attention: keys past the query masked.
   /// NAME=VALUE bindings fixed for every configuration.
   const char *params[TUNE_MAX_LIST];
   int nparams;
@@ -62,12 +62,12 @@ void tune_request_init(tune_request *r);
 
 /// What tuning found.
 typedef struct tune_result {
-  char best[1024];  ///< The best configuration, `NAME=VALUE ...`.
-  double best_ms;   ///< Its median time.
+  char best[1024];          ///< The best configuration, `NAME=VALUE ...`.
+  double best_ms;           ///< Its median time.
   tool_buffer image, kinfo; ///< Its cubin and kernel info.
-  int from_cache;   ///< 1 when read from the tuning cache.
-  double seconds;   ///< Wall time of tune_run.
-  char key[65];     ///< The tuning cache key.
+  int from_cache;           ///< 1 when read from the tuning cache.
+  double seconds;           ///< Wall time of tune_run.
+  char key[65];             ///< The tuning cache key.
 } tune_result;
 
 /// Frees the result's buffers.

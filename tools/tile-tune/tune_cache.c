@@ -61,8 +61,7 @@ const char *tune_cache_dir(const tune_request *r, char *buf, size_t n) {
   return buf;
 }
 
-static void add(tune_key *k, const char *name, const char *value,
-                size_t size) {
+static void add(tune_key *k, const char *name, const char *value, size_t size) {
   k->c[k->n].name = mlirStringRefCreateFromCString(name);
   k->c[k->n].value = (MlirStringRef){value, size};
   ++k->n;
@@ -74,8 +73,8 @@ void tune_key_init(tune_key *k, const tune_request *r, const tune_space *s,
   mlirTileCacheGetCompilerBuildId(copy_out, &k->build);
   if (strcmp(r->op, "attention") == 0)
     snprintf(k->shape, sizeof k->shape, "%lldx%lldx%lldx%lld%s",
-             (long long)r->b, (long long)r->h, (long long)r->s,
-             (long long)r->d, r->causal ? " causal" : "");
+             (long long)r->b, (long long)r->h, (long long)r->s, (long long)r->d,
+             r->causal ? " causal" : "");
   else if (strcmp(r->op, "softmax") == 0)
     snprintf(k->shape, sizeof k->shape, "%lldx%lld", (long long)r->m,
              (long long)r->n);
@@ -84,8 +83,7 @@ void tune_key_init(tune_key *k, const tune_request *r, const tune_space *s,
              (long long)r->n, (long long)r->k, r->gelu_erf ? " erf" : "");
   if (dev)
     snprintf(k->gpu, sizeof k->gpu, "%s|sm_%d%d|%d SMs|driver %d", dev->name,
-             dev->cc_major, dev->cc_minor, dev->sm_count,
-             dev->driver_version);
+             dev->cc_major, dev->cc_minor, dev->sm_count, dev->driver_version);
   else
     snprintf(k->gpu, sizeof k->gpu, "none");
   snprintf(k->limits, sizeof k->limits, "smem %lld threads %lld spills %lld",
@@ -140,9 +138,10 @@ int tune_cache_load(const tune_request *r, const tune_space *s,
   tune_key k;
   tune_key_init(&k, r, s, dev);
   loaded l = {out, {0}, 0};
-  MlirTileCacheResult res = mlirTileCacheLoad(
-      mlirStringRefCreateFromCString(dir), mlirStringRefCreateFromCString("tune"),
-      k.c, (size_t)k.n, NULL, on_blob, on_message, &l);
+  MlirTileCacheResult res =
+      mlirTileCacheLoad(mlirStringRefCreateFromCString(dir),
+                        mlirStringRefCreateFromCString("tune"), k.c,
+                        (size_t)k.n, NULL, on_blob, on_message, &l);
   tune_key_free(&k);
   /* "best": the configuration, a newline, the median in ms. */
   char text[1200] = "";
@@ -270,8 +269,8 @@ void tune_cache_store(const tune_request *r, const tune_space *s,
   json_text(&rec, "]}");
 
   char bestText[1200];
-  int bestLen = snprintf(bestText, sizeof bestText, "%s\n%.17g", best->config,
-                         best->ms);
+  int bestLen =
+      snprintf(bestText, sizeof bestText, "%s\n%.17g", best->config, best->ms);
   MlirTileCacheBlob blobs[3] = {
       {mlirStringRefCreateFromCString("binary"),
        (MlirStringRef){best->image.data, best->image.size}},

@@ -112,9 +112,8 @@ static void compile_one(compile_pool *pool, compile_job *job) {
     o.numKernels = 1;
     sinks out = {&job->image, &job->kinfo};
     bool hit = false;
-    MlirLogicalResult res =
-        mlirTileCompileCached(module, &o, pool->cache_dir, sink_image,
-                              sink_kinfo, &out, &hit);
+    MlirLogicalResult res = mlirTileCompileCached(
+        module, &o, pool->cache_dir, sink_image, sink_kinfo, &out, &hit);
     job->ok = mlirLogicalResultIsSuccess(res) && job->image.size > 0;
     job->hit = hit;
     if (!job->ok && !job->error[0])
@@ -170,8 +169,8 @@ int tune_compile_all(tune_space *s, const tune_request *r) {
   for (int i = 0; i < s->n; ++i)
     if (s->c[i].verdict == TUNE_VIABLE)
       which[pool->njobs++] = i;
-  pool->jobs = calloc((size_t)(pool->njobs ? pool->njobs : 1),
-                      sizeof *pool->jobs);
+  pool->jobs =
+      calloc((size_t)(pool->njobs ? pool->njobs : 1), sizeof *pool->jobs);
   if (!pool->jobs) {
     free(which);
     free(pool);
@@ -182,7 +181,8 @@ int tune_compile_all(tune_space *s, const tune_request *r) {
            sizeof pool->jobs[j].config);
   static char none[] = "";
   char dirbuf[4096];
-  pool->cache_dir = r->no_cache ? none : tune_cache_dir(r, dirbuf, sizeof dirbuf);
+  pool->cache_dir =
+      r->no_cache ? none : tune_cache_dir(r, dirbuf, sizeof dirbuf);
   pool->source = &s->source;
   pool->r = r;
   pthread_mutex_init(&pool->lock, NULL);
@@ -239,12 +239,12 @@ int tune_compile_all(tune_space *s, const tune_request *r) {
   for (int j = 0; j < pool->njobs; ++j) {
     compile_job *job = &pool->jobs[j];
     tune_candidate *c = &s->c[which[j]];
-    c->compile_s = job->state == JOB_DONE ? job->seconds
-                                          : tool_now() - job->started;
+    c->compile_s =
+        job->state == JOB_DONE ? job->seconds : tool_now() - job->started;
     if (job->abandoned) {
       c->verdict = TUNE_COMPILE_TIMEOUT;
-      snprintf(c->message, sizeof c->message,
-               "compiling took more than %.1f s", r->compile_timeout_s);
+      snprintf(c->message, sizeof c->message, "compiling took more than %.1f s",
+               r->compile_timeout_s);
       continue;
     }
     if (!job->ok) {
@@ -262,8 +262,7 @@ int tune_compile_all(tune_space *s, const tune_request *r) {
       c->verdict = TUNE_COMPILE_ERROR;
       snprintf(c->message, sizeof c->message,
                "the cubin's resources do not read: %s", tile_rt_last_error());
-    } else if (r->max_spill_bytes >= 0 &&
-               c->spill_bytes > r->max_spill_bytes) {
+    } else if (r->max_spill_bytes >= 0 && c->spill_bytes > r->max_spill_bytes) {
       c->verdict = TUNE_SPILLS;
       snprintf(c->message, sizeof c->message,
                "%d bytes of stack frame (spills) per thread, over %lld",

@@ -56,7 +56,7 @@ typedef struct tune_candidate {
   int registers, spill_bytes;
   /* After measuring. */
   double rel_err;
-  double ms; ///< Median (or the early-stop estimate).
+  double ms;      ///< Median (or the early-stop estimate).
   int is_default; ///< The kernel's own configuration (tune_is_default).
   int finalist;   ///< Timed again in the final round (ms is from there).
 } tune_candidate;
@@ -73,7 +73,7 @@ typedef struct tune_candidate {
 typedef struct tune_duel {
   struct tune_candidate *challenger; ///< NULL: no such rounds.
   int rounds;                        ///< How many completed.
-  double ratio[TUNE_DUEL_ROUNDS]; ///< Per round: challenger ms / default ms.
+  double ratio[TUNE_DUEL_ROUNDS];    ///< Per round: challenger ms / default ms.
   double median, noise; ///< The ratios' median and interquartile range.
   int wins;             ///< tune_beats_default's verdict.
 } tune_duel;
@@ -162,8 +162,8 @@ double tune_problem_work(const tune_problem *p, const char **unit);
 /// (the final round: their `ms` is its result, `finalist` set); `*work` and
 /// `*unit` are one launch's useful work (tune_problem_work). Returns 0, or 1
 /// when nothing could be measured.
-int tune_measure_all(tune_space *s, const tune_request *r,
-                     tile_rt_context *ctx, double *work, const char **unit);
+int tune_measure_all(tune_space *s, const tune_request *r, tile_rt_context *ctx,
+                     double *work, const char **unit);
 
 /// qsort's order of candidate pointers by time, fastest first.
 int tune_by_ms(const void *a, const void *b);
@@ -212,7 +212,7 @@ int tune_cache_load(const tune_request *r, const tune_space *s,
 /// Stores the result of a finished tuning (best `best`); a failure is
 /// reported, not fatal.
 void tune_cache_store(const tune_request *r, const tune_space *s,
-                      const tile_rt_device_info *dev, const tune_candidate *best,
-                      tune_result *out);
+                      const tile_rt_device_info *dev,
+                      const tune_candidate *best, tune_result *out);
 
 #endif /* TILE_TOOLS_TUNE_INTERNAL_H */

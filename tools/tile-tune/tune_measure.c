@@ -22,9 +22,8 @@
 static tile_rt_status load_kernel(tile_rt_module **module,
                                   tile_rt_kernel **kernel, tile_rt_context *ctx,
                                   const tune_candidate *c, const char *name) {
-  tile_rt_status st = tile_rt_module_load(module, ctx, c->image.data,
-                                          c->image.size, c->kinfo.data,
-                                          c->kinfo.size);
+  tile_rt_status st = tile_rt_module_load(
+      module, ctx, c->image.data, c->image.size, c->kinfo.data, c->kinfo.size);
   if (st == TILE_RT_SUCCESS)
     st = tile_rt_module_get_kernel(kernel, *module, name);
   return st;
@@ -53,8 +52,7 @@ static void measure_one(tune_candidate *c, const tune_request *r,
     return;
   }
   tool_check check;
-  if (tune_problem_check(*problem, kernel, stream, r->timeout_s, &check) !=
-      0) {
+  if (tune_problem_check(*problem, kernel, stream, r->timeout_s, &check) != 0) {
     c->verdict = TUNE_LAUNCH_ERROR;
     snprintf(c->message, sizeof c->message, "%s", tile_rt_last_error());
   } else if (!check.pass) {
@@ -77,8 +75,8 @@ static void measure_one(tune_candidate *c, const tune_request *r,
       snprintf(c->message, sizeof c->message,
                "%.4f ms in the probe, over %.1fx the best (%.4f ms)", probe,
                r->early_stop, best_ms);
-    } else if (tune_problem_time(*problem, kernel, stream, r->warmup,
-                                 r->iters, r->timeout_s, &c->ms) != 0) {
+    } else if (tune_problem_time(*problem, kernel, stream, r->warmup, r->iters,
+                                 r->timeout_s, &c->ms) != 0) {
       c->verdict = TUNE_LAUNCH_ERROR;
       snprintf(c->message, sizeof c->message, "%s", tile_rt_last_error());
     } else {
@@ -121,10 +119,11 @@ static void against_default(tune_space *s, const tune_request *r,
     tile_rt_kernel *pair[2] = {kernels[first], kernels[second]};
     double ms[2];
     if (tune_problem_time_in_turns(problem, pair, 2, stream, 1,
-                                   TUNE_DUEL_LAUNCHES, r->timeout_s,
-                                   ms) != 0) {
-      tune_say(r, "the rounds against the default stopped after %d (said "
-                  "above)\n", round);
+                                   TUNE_DUEL_LAUNCHES, r->timeout_s, ms) != 0) {
+      tune_say(r,
+               "the rounds against the default stopped after %d (said "
+               "above)\n",
+               round);
       break;
     }
     double challenger = round % 2 ? ms[1] : ms[0];
@@ -176,9 +175,9 @@ static void final_round(tune_space *s, const tune_request *r,
     if (st != TILE_RT_SUCCESS)
       ok = !tool_rt_fail("loading a finalist", st);
   }
-  ok = ok && tune_problem_time_in_turns(problem, kernels, n, stream, r->warmup,
-                                        TUNE_FINAL_ROUNDS, r->timeout_s,
-                                        ms) == 0;
+  ok = ok &&
+       tune_problem_time_in_turns(problem, kernels, n, stream, r->warmup,
+                                  TUNE_FINAL_ROUNDS, r->timeout_s, ms) == 0;
   for (int i = 0; ok && i < n; ++i) {
     fin[i]->ms = ms[i];
     fin[i]->finalist = 1;
@@ -192,8 +191,8 @@ static void final_round(tune_space *s, const tune_request *r,
     tile_rt_module_free(modules[i]);
 }
 
-int tune_measure_all(tune_space *s, const tune_request *r,
-                     tile_rt_context *ctx, double *work, const char **unit) {
+int tune_measure_all(tune_space *s, const tune_request *r, tile_rt_context *ctx,
+                     double *work, const char **unit) {
   tile_rt_stream *stream = NULL;
   tile_rt_status st = tile_rt_stream_create(&stream, ctx);
   if (st != TILE_RT_SUCCESS)
@@ -224,7 +223,7 @@ int tune_measure_all(tune_space *s, const tune_request *r,
       best = c->ms;
     if (r->verbose)
       tune_say(r, "  %-12s %s%s%s\n", tune_verdict_name(c->verdict), c->config,
-             c->message[0] ? ": " : "", c->message);
+               c->message[0] ? ": " : "", c->message);
     tune_progress(r, "measuring", ++done, total);
   }
   if (problem && !stuck)

@@ -53,8 +53,8 @@ int tune_problem_init(tune_problem **out, const tune_request *r,
   } else {
     p->kind = PROBLEM_GEMM;
     gemm_epilogue e = strcmp(r->op, "gemm") == 0 ? GEMM_EPILOGUE_NONE
-                      : r->gelu_erf ? GEMM_EPILOGUE_BIAS_GELU_ERF
-                                    : GEMM_EPILOGUE_BIAS_GELU_TANH;
+                      : r->gelu_erf              ? GEMM_EPILOGUE_BIAS_GELU_ERF
+                                                 : GEMM_EPILOGUE_BIAS_GELU_TANH;
     gemm_types types;
     rc = gemm_types_of_kernel(&types, desc, e) != 0 ||
          gemm_problem_init(&p->gemm, ctx, r->m, r->n, r->k, 0, &types, e,
@@ -84,8 +84,8 @@ static int launch(void *user, int set, tile_rt_stream *stream) {
   tune_problem *p = user;
   tile_rt_status st;
   if (p->kind == PROBLEM_ATTENTION)
-    st = attention_problem_launch(p->kernel, &p->attention, set,
-                                  p->attention.o, stream);
+    st = attention_problem_launch(p->kernel, &p->attention, set, p->attention.o,
+                                  stream);
   else if (p->kind == PROBLEM_SOFTMAX)
     st = softmax_problem_launch(p->kernel, &p->softmax, set, p->softmax.y,
                                 stream);
@@ -162,8 +162,8 @@ int tune_problem_time_in_turns(tune_problem *p, tile_rt_kernel *const *kernels,
     turns[i] = (tool_turn){launch_turn, &users[i]};
   }
   if (rc == 0)
-    rc = tool_time_in_turns(t, turns, n, p->ctx, stream, input_sets(p),
-                            warmup, rounds, timeout_s);
+    rc = tool_time_in_turns(t, turns, n, p->ctx, stream, input_sets(p), warmup,
+                            rounds, timeout_s);
   for (int i = 0; rc == 0 && i < n; ++i)
     median_ms[i] = t[i].median_ms;
   free(users);

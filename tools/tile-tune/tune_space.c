@@ -9,9 +9,9 @@
 
 #include "tune_internal.h"
 
-#include "tool_compile.h"
 #include "tile-c/Dialect/Tile.h"
 #include "tile-c/Tune.h"
+#include "tool_compile.h"
 
 #include "mlir-c/BuiltinAttributes.h"
 
@@ -21,11 +21,10 @@
 
 const char *tune_verdict_name(tune_verdict v) {
   static const char *const names[TUNE_NUM_VERDICTS] = {
-      "viable",        "constraint",      "contract", "refused",
-      "shared-memory",
-      "threads",       "compile-error",   "compile-timeout",
-      "spills",        "compiled",        "launch-error",
-      "wrong",         "early-stop",      "measured"};
+      "viable",        "constraint", "contract",      "refused",
+      "shared-memory", "threads",    "compile-error", "compile-timeout",
+      "spills",        "compiled",   "launch-error",  "wrong",
+      "early-stop",    "measured"};
   return (unsigned)v < TUNE_NUM_VERDICTS ? names[v] : "?";
 }
 

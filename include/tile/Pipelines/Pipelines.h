@@ -29,7 +29,8 @@ struct TileToBinaryOptions : public PassPipelineOptions<TileToBinaryOptions> {
                                     llvm::cl::init(kDefaultOptLevel)};
   PassOptions::ListOption<std::string> kernels{
       *this, "kernels",
-      llvm::cl::desc("Compile only these kernels and instances (default: all)")};
+      llvm::cl::desc(
+          "Compile only these kernels and instances (default: all)")};
   PassOptions::ListOption<std::string> bind{
       *this, "bind",
       llvm::cl::desc("NAME=VALUE bindings of the kernels' parameters")};

@@ -23,11 +23,11 @@ enum class AssemblyKind { Ptx, Sass };
 /// Counts of one kernel's instructions (static: each instruction of the
 /// code once, not how often it runs).
 struct InstructionMix {
-  int64_t total = 0;   ///< every instruction (SASS: NOPs excluded)
-  int64_t wgmma = 0;   ///< wgmma.mma_async / HGMMA, IGMMA, QGMMA...
-  int64_t mma = 0;     ///< warp-level mma.sync / HMMA, IMMA...
-  int64_t tma = 0; ///< cp.async.bulk[.tensor] / UTMALDG, UTMASTG, UBLKCP
-                   ///< (copies; descriptor prefetches are not counted)
+  int64_t total = 0;    ///< every instruction (SASS: NOPs excluded)
+  int64_t wgmma = 0;    ///< wgmma.mma_async / HGMMA, IGMMA, QGMMA...
+  int64_t mma = 0;      ///< warp-level mma.sync / HMMA, IMMA...
+  int64_t tma = 0;      ///< cp.async.bulk[.tensor] / UTMALDG, UTMASTG, UBLKCP
+                        ///< (copies; descriptor prefetches are not counted)
   int64_t mbarrier = 0; ///< mbarrier.* / SYNCS.*
   int64_t barrier = 0;  ///< bar.* and barrier.* / BAR
   int64_t shuffle = 0;  ///< shfl.* / SHFL

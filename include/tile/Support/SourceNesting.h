@@ -1,4 +1,5 @@
-//===- SourceNesting.h - A bound on how deeply a source may nest -*- C++ -*-===//
+//===- SourceNesting.h - A bound on how deeply a source may nest -*- C++
+//-*-===//
 //
 // MLIR's parser, verifier and printer recurse once per nested region, block,
 // attribute, type or bracket, so a source nested a few thousand levels deep

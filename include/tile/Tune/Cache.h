@@ -1,4 +1,5 @@
-//===- Cache.h - The on-disk cache of compiled and tuned kernels -*- C++ -*-===//
+//===- Cache.h - The on-disk cache of compiled and tuned kernels -*- C++
+//-*-===//
 //
 // One file per entry, `<dir>/v1/<kind>/<key[0:2]>/<key>.json`: the key's
 // components, a JSON record (timings, the best configuration), and named

@@ -84,8 +84,7 @@ LogicalResult KernelLowering::lowerAsyncRowCopy(CopyOp op) {
       b, l, arith::CmpIPredicate::eq,
       arith::RemUIOp::create(b, l, firstInt, i64c(kChunkBytes)), i64c(0));
   Value col0 = offsets.back();
-  Value origin =
-      globalAddress(b, l, src, SmallVector<Value>(rank, c(0)));
+  Value origin = globalAddress(b, l, src, SmallVector<Value>(rank, c(0)));
 
   // Byte offset in the tile of the row's chunk q: its panel, then the
   // swizzled chunk within the panel's row.
@@ -105,10 +104,9 @@ LogicalResult KernelLowering::lowerAsyncRowCopy(CopyOp op) {
   };
   auto flatType = MemRefType::get(
       {p.stageBytes / eltBytes}, elt, MemRefLayoutAttrInterface(),
-      gpu::AddressSpaceAttr::get(b.getContext(),
-                                 gpu::AddressSpace::Workgroup));
-  Value flat = memref::ViewOp::create(b, l, flatType, sharedBase,
-                                      c(p.offset), ValueRange{});
+      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup));
+  Value flat = memref::ViewOp::create(b, l, flatType, sharedBase, c(p.offset),
+                                      ValueRange{});
 
   // The global address of the row's chunk q.
   auto chunkAddress = [&](Value q) -> Value {
@@ -122,8 +120,8 @@ LogicalResult KernelLowering::lowerAsyncRowCopy(CopyOp op) {
   emitFor(c(0), c(rounds), [&](Value round) {
     Value q = arith::AddIOp::create(
         b, l, threadId, arith::MulIOp::create(b, l, round, c(threads)));
-    Value mine = arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, q,
-                                       c(chunks));
+    Value mine =
+        arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, q, c(chunks));
     emitIf(mine, [&] {
       Value col = arith::AddIOp::create(
           b, l, col0, arith::MulIOp::create(b, l, q, c(perChunk)));
@@ -154,11 +152,11 @@ LogicalResult KernelLowering::lowerAsyncRowCopy(CopyOp op) {
             arith::IndexCastOp::create(
                 b, l, b.getI64Type(),
                 arith::AddIOp::create(b, l, dst, c(p.offset))));
-        inlinePtx(b, l, Type(),
-                ValueRange{to, source,
-                           arith::IndexCastOp::create(b, l, b.getI32Type(),
-                                                      bytes)},
-                "cp.async.cg.shared.global [$0], [$1], 16, $2;", "l,l,r");
+        inlinePtx(
+            b, l, Type(),
+            ValueRange{to, source,
+                       arith::IndexCastOp::create(b, l, b.getI32Type(), bytes)},
+            "cp.async.cg.shared.global [$0], [$1], 16, $2;", "l,l,r");
       }
       {
         OpBuilder::InsertionGuard guard(b);

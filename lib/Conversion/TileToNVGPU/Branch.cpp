@@ -43,8 +43,7 @@ LogicalResult KernelLowering::lowerIf(scf::IfOp op) {
     return failure();
   SmallVector<Value> afterThen = pendingAccumulators;
   pendingAccumulators = before;
-  if (withElse &&
-      failed(lowerBranch(op.getElseRegion(), lowered.elseYield())))
+  if (withElse && failed(lowerBranch(op.getElseRegion(), lowered.elseYield())))
     return failure();
   for (Value acc : afterThen)
     if (!llvm::is_contained(pendingAccumulators, acc))

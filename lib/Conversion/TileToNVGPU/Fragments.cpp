@@ -187,8 +187,8 @@ LogicalResult KernelLowering::lowerGlobalCopy(CopyOp op, bool load) {
       Value term = arith::MulIOp::create(
           b, l, rowBytes[d],
           arith::ConstantOp::create(b, l, b.getI64IntegerAttr(at[d])));
-      rowOffset = rowOffset ? arith::AddIOp::create(b, l, rowOffset, term)
-                            : term;
+      rowOffset =
+          rowOffset ? arith::AddIOp::create(b, l, rowOffset, term) : term;
     }
     Value address = threadBase;
     if (rowOffset)
@@ -208,8 +208,7 @@ LogicalResult KernelLowering::lowerGlobalCopy(CopyOp op, bool load) {
       return;
     }
     Value x = memref::LoadOp::create(b, l, f.regs, ValueRange{index(r)});
-    emitPredicatedStore(b, l, inside, address, offset,
-                        convert(b, l, x, gType));
+    emitPredicatedStore(b, l, inside, address, offset, convert(b, l, x, gType));
   };
 
   // One unmasked vector access of registers [r, r + width) at `coord`.
@@ -295,10 +294,10 @@ LogicalResult KernelLowering::lowerGlobalCopy(CopyOp op, bool load) {
   Value one = arith::ConstantIntOp::create(b, l, 1, 1);
   for (int64_t r = 0; r < layout.numRegs(); r += v) {
     ArrayRef<int64_t> at = layout.regOffset(r);
-    Value whole = arith::AndIOp::create(b, l, aligned,
-                                        arith::AndIOp::create(
-                                            b, l, elementInside(at, 0),
-                                            elementInside(at, v - 1)));
+    Value whole =
+        arith::AndIOp::create(b, l, aligned,
+                              arith::AndIOp::create(b, l, elementInside(at, 0),
+                                                    elementInside(at, v - 1)));
     Value partial = arith::XOrIOp::create(b, l, whole, one);
     auto [address, offset] = addressOf(r);
     if (load) {
@@ -307,8 +306,8 @@ LogicalResult KernelLowering::lowerGlobalCopy(CopyOp op, bool load) {
       for (int64_t e = 0; e < v; ++e) {
         Value in = arith::AndIOp::create(
             b, l, partial, elementInside(layout.regOffset(r + e), 0));
-        Value x = emitPredicatedLoad(b, l, in, address,
-                                     offset + e * eltBytes, gType);
+        Value x =
+            emitPredicatedLoad(b, l, in, address, offset + e * eltBytes, gType);
         Value pick = arith::SelectOp::create(b, l, whole, vec[e], x);
         memref::StoreOp::create(b, l, convert(b, l, pick, fType), f.regs,
                                 ValueRange{index(r + e)});
@@ -430,18 +429,17 @@ static LogicalResult copySharedFragment(KernelLowering &k, CopyOp op,
     if (!store) {
       SmallVector<Value> elements;
       if (v == 1) {
-        elements.push_back(
-            memref::LoadOp::create(b, l, flat, ValueRange{idx}));
+        elements.push_back(memref::LoadOp::create(b, l, flat, ValueRange{idx}));
       } else {
-        auto load = vector::LoadOp::create(b, l, VectorType::get({v}, t),
-                                           flat, ValueRange{idx});
+        auto load = vector::LoadOp::create(b, l, VectorType::get({v}, t), flat,
+                                           ValueRange{idx});
         load.setAlignment(v * eltBytes);
         for (int64_t e = 0; e < v; ++e)
           elements.push_back(vector::ExtractOp::create(b, l, load, e));
       }
       for (int64_t e = 0; e < v; ++e)
-        memref::StoreOp::create(b, l, convert(b, l, elements[e], fragT),
-                                f.regs, ValueRange{c(r + e)});
+        memref::StoreOp::create(b, l, convert(b, l, elements[e], fragT), f.regs,
+                                ValueRange{c(r + e)});
       continue;
     }
     SmallVector<Value> elements;

@@ -65,9 +65,9 @@ static void allowContraction(Operation *op) {
   auto fm = dyn_cast<arith::ArithFastMathInterface>(op);
   if (!fm)
     return;
-  arith::FastMathFlags flags =
-      fm.getFastMathFlagsAttr() ? fm.getFastMathFlagsAttr().getValue()
-                                : arith::FastMathFlags::none;
+  arith::FastMathFlags flags = fm.getFastMathFlagsAttr()
+                                   ? fm.getFastMathFlagsAttr().getValue()
+                                   : arith::FastMathFlags::none;
   op->setAttr(fm.getFastMathAttrName(),
               arith::FastMathFlagsAttr::get(
                   op->getContext(), flags | arith::FastMathFlags::contract));

@@ -37,7 +37,8 @@ static LogicalResult checkElementBytes(KernelOp kernel) {
   WalkResult walk = kernel.walk([&](Operation *op) {
     if (!isa<AllocSharedOp, AllocFragmentOp>(op))
       return WalkResult::advance();
-    Type element = cast<ShapedType>(op->getResult(0).getType()).getElementType();
+    Type element =
+        cast<ShapedType>(op->getResult(0).getType()).getElementType();
     if (wholeBytes(element))
       return WalkResult::advance();
     op->emitOpError("sm_90a lowers tiles of whole-byte elements, got ")
@@ -365,8 +366,8 @@ LogicalResult KernelLowering::planFragments() {
     if (registers > sm90::kMaxRegistersPerThread)
       return alloc.emitOpError("needs ")
              << registers << " registers per thread ("
-             << alloc.getType().getNumElements() << " elements over "
-             << threads << " threads); a thread has at most "
+             << alloc.getType().getNumElements() << " elements over " << threads
+             << " threads); a thread has at most "
              << sm90::kMaxRegistersPerThread
              << " (use more threads or a smaller tile)";
     fragments[alloc.getResult()] = FragmentStorage{*layout, Value()};

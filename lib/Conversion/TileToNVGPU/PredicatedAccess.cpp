@@ -17,8 +17,8 @@ Value tile::globalAddress(OpBuilder &b, Location l, Value memref,
   auto meta = memref::ExtractStridedMetadataOp::create(b, l, memref);
   Value linear = meta.getOffset();
   for (auto [index, stride] : llvm::zip(indices, meta.getStrides()))
-    linear = arith::AddIOp::create(
-        b, l, linear, arith::MulIOp::create(b, l, index, stride));
+    linear = arith::AddIOp::create(b, l, linear,
+                                   arith::MulIOp::create(b, l, index, stride));
   Type i64 = b.getI64Type();
   int64_t eltBytes = type.getElementTypeBitWidth() / 8;
   Value bytes = arith::MulIOp::create(
@@ -28,8 +28,7 @@ Value tile::globalAddress(OpBuilder &b, Location l, Value memref,
   // one (a kernel argument not yet marked) is converted once, with
   // cvta.to.global (an addrspacecast). Then byte offsets.
   Value base = arith::IndexCastUIOp::create(
-      b, l, i64,
-      memref::ExtractAlignedPointerAsIndexOp::create(b, l, memref));
+      b, l, i64, memref::ExtractAlignedPointerAsIndexOp::create(b, l, memref));
   MLIRContext *ctx = b.getContext();
   auto globalPtr = LLVM::LLVMPointerType::get(ctx, 1);
   auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
@@ -45,8 +44,8 @@ Value tile::globalAddress(OpBuilder &b, Location l, Value memref,
 }
 
 Value tile::inlinePtx(OpBuilder &b, Location l, Type result,
-                       ValueRange operands, StringRef ptx,
-                       StringRef constraints) {
+                      ValueRange operands, StringRef ptx,
+                      StringRef constraints) {
   auto op = LLVM::InlineAsmOp::create(
       b, l, result ? TypeRange{result} : TypeRange{}, operands, ptx,
       constraints, /*has_side_effects=*/true, /*is_align_stack=*/false,
@@ -86,9 +85,9 @@ Value tile::emitPredicatedLoad(OpBuilder &b, Location l, Value pred,
   unsigned bits = type.getIntOrFloatBitWidth();
   unsigned regBits = std::max(bits, 16u);
   Type regType = b.getIntegerType(regBits);
-  std::string ptx = llvm::formatv(
-      "mov.b{0} $0, 0;\n\t@$1 ld.global.{1}{2} $0, {3};", regBits,
-      bits == 8 ? "u" : "b", bits, addressOperand(2, byteOffset));
+  std::string ptx =
+      llvm::formatv("mov.b{0} $0, 0;\n\t@$1 ld.global.{1}{2} $0, {3};", regBits,
+                    bits == 8 ? "u" : "b", bits, addressOperand(2, byteOffset));
   Value word = inlinePtx(b, l, regType, ValueRange{pred, address}, ptx,
                          ("=" + constraintFor(regBits) + ",b,l").str());
   if (bits < regBits)
@@ -113,15 +112,15 @@ static StringRef vectorSuffix(int64_t words) {
 
 SmallVector<Value> tile::emitPredicatedVectorLoad(OpBuilder &b, Location l,
                                                   Value pred, Value address,
-                                                  int64_t byteOffset,
-                                                  Type type, int64_t width) {
+                                                  int64_t byteOffset, Type type,
+                                                  int64_t width) {
   int64_t bits = type.getIntOrFloatBitWidth();
   int64_t nwords = width * bits / 32;
   Type i32 = b.getI32Type();
   SmallVector<Type> wordTypes(nwords, i32);
-  Type result = nwords == 1 ? i32
-                            : LLVM::LLVMStructType::getLiteral(b.getContext(),
-                                                               wordTypes);
+  Type result =
+      nwords == 1 ? i32
+                  : LLVM::LLVMStructType::getLiteral(b.getContext(), wordTypes);
   std::string ptx;
   for (int64_t i = 0; i < nwords; ++i)
     ptx += llvm::formatv("mov.b32 ${0}, 0;\n\t", i).str();
@@ -133,8 +132,8 @@ SmallVector<Value> tile::emitPredicatedVectorLoad(OpBuilder &b, Location l,
   for (int64_t i = 0; i < nwords; ++i)
     constraints += "=r,";
   constraints += "b,l";
-  Value raw = inlinePtx(b, l, result, ValueRange{pred, address}, ptx,
-                        constraints);
+  Value raw =
+      inlinePtx(b, l, result, ValueRange{pred, address}, ptx, constraints);
   SmallVector<Value> out;
   int64_t perWord = 32 / bits;
   for (int64_t i = 0; i < nwords; ++i) {
@@ -167,11 +166,10 @@ void tile::emitPredicatedVectorStore(OpBuilder &b, Location l, Value pred,
     operands.push_back(vector::ExtractOp::create(b, l, asWord, 0));
   }
   int64_t nwords = operands.size() - 2;
-  std::string ptx = llvm::formatv("@$0 st.global{0}.b32 {1}, {2};",
-                                  vectorSuffix(nwords),
-                                  addressOperand(1, byteOffset),
-                                  wordList(2, nwords))
-                        .str();
+  std::string ptx =
+      llvm::formatv("@$0 st.global{0}.b32 {1}, {2};", vectorSuffix(nwords),
+                    addressOperand(1, byteOffset), wordList(2, nwords))
+          .str();
   std::string constraints = "b,l";
   for (int64_t i = 0; i < nwords; ++i)
     constraints += ",r";

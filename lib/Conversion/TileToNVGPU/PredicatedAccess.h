@@ -1,4 +1,5 @@
-//===- PredicatedAccess.h - Masked global accesses without branches -*- C++ -*-===//
+//===- PredicatedAccess.h - Masked global accesses without branches -*- C++
+//-*-===//
 //
 // A masked element at the edge of a tile is accessed by one predicated PTX
 // instruction (`@p st.global.b16 [a], v;`) rather than a branch around a
@@ -19,8 +20,7 @@ namespace mlir::tile {
 
 /// The address of `memref[indices]` as a global pointer (!llvm.ptr<1>).
 /// `memref` is a kernel argument or a view of one.
-Value globalAddress(OpBuilder &b, Location l, Value memref,
-                    ValueRange indices);
+Value globalAddress(OpBuilder &b, Location l, Value memref, ValueRange indices);
 
 /// One inline PTX statement with side effects (so that LLVM keeps it in
 /// place relative to barriers and other accesses); its result, of type

@@ -51,9 +51,9 @@ LogicalResult KernelLowering::lowerPrint(PrintOp op) {
   Location l = op.getLoc();
   Value selected;
   auto require = [&](Value condition) {
-    selected = selected
-                   ? arith::AndIOp::create(b, l, selected, condition).getResult()
-                   : condition;
+    selected =
+        selected ? arith::AndIOp::create(b, l, selected, condition).getResult()
+                 : condition;
   };
   SmallVector<Value> blockIds;
   for (gpu::Dimension d :
@@ -61,15 +61,15 @@ LogicalResult KernelLowering::lowerPrint(PrintOp op) {
     blockIds.push_back(gpu::BlockIdOp::create(b, l, d));
   if (std::optional<ArrayRef<int64_t>> block = op.getBlock())
     for (size_t d = 0; d < 3; ++d)
-      require(arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
-                                    blockIds[d],
-                                    index(d < block->size() ? (*block)[d] : 0)));
+      require(
+          arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, blockIds[d],
+                                index(d < block->size() ? (*block)[d] : 0)));
   if (std::optional<int64_t> thread = op.getThread())
     require(arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, threadId,
                                   index(*thread)));
 
-  std::string prefix = "[block %lld,%lld,%lld thread %lld] " +
-                       escapeFormat(op.getLabel());
+  std::string prefix =
+      "[block %lld,%lld,%lld thread %lld] " + escapeFormat(op.getLabel());
   auto body = [&] {
     SmallVector<Value> head;
     for (Value id : blockIds)
@@ -100,8 +100,8 @@ LogicalResult KernelLowering::lowerPrint(PrintOp op) {
                       arith::AddIOp::create(b, l, coords[d],
                                             index(layout.regOffset(r)[d])))
                 .first);
-      Value x = memref::LoadOp::create(b, l, it->second.regs,
-                                       ValueRange{index(r)});
+      Value x =
+          memref::LoadOp::create(b, l, it->second.regs, ValueRange{index(r)});
       args.push_back(printable(b, l, x).first);
       gpu::PrintfOp::create(b, l, format, args);
     }

@@ -7,9 +7,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelLowering.h"
-#include "tile/Dialect/Tile/IR/TileParams.h"
 #include "SM90.h"
 #include "tile/Conversion/Passes.h"
+#include "tile/Dialect/Tile/IR/TileParams.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -305,13 +305,12 @@ std::string KernelLowering::kernelInfo() {
     };
     for (Attribute a : *contracts) {
       auto c = cast<ContractAttr>(a);
-      int64_t bound = c.getBoundArg() >= 0
-                          ? 0
-                          : cast<IntegerAttr>(c.getBound()).getInt();
+      int64_t bound =
+          c.getBoundArg() >= 0 ? 0 : cast<IntegerAttr>(c.getBound()).getInt();
       os << "require " << c.getArg() << " " << c.getDim() << " "
-         << c.getRelation() << " " << c.getBoundArg() << " "
-         << c.getBoundDim() << " " << bound << " " << nameOf(c.getArg())
-         << " " << nameOf(c.getBoundArg()) << "\n";
+         << c.getRelation() << " " << c.getBoundArg() << " " << c.getBoundDim()
+         << " " << bound << " " << nameOf(c.getArg()) << " "
+         << nameOf(c.getBoundArg()) << "\n";
     }
   }
   os << "end\n";
@@ -328,12 +327,11 @@ static std::optional<std::string> checkFeatures(StringRef features) {
     unsigned version;
     StringRef digits = item.trim();
     if (!digits.consume_front("+ptx") || digits.getAsInteger(10, version))
-      return ("expected +ptxNN (a PTX ISA version), got '" + item.trim() +
-              "'")
+      return ("expected +ptxNN (a PTX ISA version), got '" + item.trim() + "'")
           .str();
     if (version < sm90::kMinPtxVersion)
-      return ("sm_90a needs PTX ISA " + Twine(sm90::kMinPtxVersion / 10) +
-              "." + Twine(sm90::kMinPtxVersion % 10) + " or later (+ptx" +
+      return ("sm_90a needs PTX ISA " + Twine(sm90::kMinPtxVersion / 10) + "." +
+              Twine(sm90::kMinPtxVersion % 10) + " or later (+ptx" +
               Twine(sm90::kMinPtxVersion) + ")")
           .str();
   }

@@ -98,9 +98,8 @@ parseOptionalArgDim(OpAsmParser &parser, ArrayRef<OpAsmParser::Argument> args,
     return isOperand;
   arg = findArgument(args, operand);
   if (arg < 0)
-    return parser.emitError(loc)
-           << what << " refers to '" << operand.name
-           << "', which is not a kernel argument";
+    return parser.emitError(loc) << what << " refers to '" << operand.name
+                                 << "', which is not a kernel argument";
   return failure(parser.parseLSquare() || parser.parseInteger(dim) ||
                  parser.parseRSquare());
 }
@@ -114,8 +113,8 @@ static ParseResult parseGrid(OpAsmParser &parser,
   auto parseOne = [&]() -> ParseResult {
     Attribute tile;
     int64_t arg = -1, dim = 0;
-    OptionalParseResult isArgDim = parseOptionalArgDim(
-        parser, args, "kernel_c2: grid extent", arg, dim);
+    OptionalParseResult isArgDim =
+        parseOptionalArgDim(parser, args, "kernel_c2: grid extent", arg, dim);
     if (isArgDim.has_value() && (failed(*isArgDim) || parser.parseSlash()))
       return failure();
     if (parseSize(parser, tile))
@@ -157,8 +156,8 @@ static ParseResult parseContracts(OpAsmParser &parser,
         if (parser.parseEqual())
           return failure();
         Attribute bound = IntegerAttr::get(IntegerType::get(ctx, 64), 0);
-        OptionalParseResult rhs = parseOptionalArgDim(
-            parser, args, "a contract", boundArg, boundDim);
+        OptionalParseResult rhs =
+            parseOptionalArgDim(parser, args, "a contract", boundArg, boundDim);
         if (rhs.has_value() ? failed(*rhs) : failed(parseSize(parser, bound)))
           return failure();
         contracts.push_back(ContractAttr::get(ctx, arg, dim, relation, boundArg,
@@ -395,8 +394,8 @@ static LogicalResult verifyParams(KernelOp op) {
   }
   if (params) {
     std::string error;
-    if (failed(resolveBindings(op, DictionaryAttr::get(op.getContext()),
-                               error)))
+    if (failed(
+            resolveBindings(op, DictionaryAttr::get(op.getContext()), error)))
       return op.emitOpError("kernel_c7: the defaults break a ")
              << StringRef(error);
   }
@@ -430,11 +429,10 @@ static LogicalResult verifyParams(KernelOp op) {
 }
 
 std::optional<std::string> tile::checkKernelName(StringRef name) {
-  bool ok = !name.empty() && (int64_t)name.size() <= kMaxKernelName &&
-            !llvm::isDigit(name.front()) &&
-            llvm::all_of(name, [](char c) {
-              return llvm::isAlnum(c) || c == '_';
-            });
+  bool ok =
+      !name.empty() && (int64_t)name.size() <= kMaxKernelName &&
+      !llvm::isDigit(name.front()) &&
+      llvm::all_of(name, [](char c) { return llvm::isAlnum(c) || c == '_'; });
   if (ok)
     return std::nullopt;
   std::string why;
@@ -533,8 +531,8 @@ LogicalResult KernelOp::verify() {
     for (auto [i, a] : llvm::enumerate(*contracts)) {
       auto c = cast<ContractAttr>(a);
       std::string what = "contract #" + std::to_string(i);
-      if (failed(verifyArgDim(*this, "kernel_c8", what, c.getArg(),
-                              c.getDim())) ||
+      if (failed(
+              verifyArgDim(*this, "kernel_c8", what, c.getArg(), c.getDim())) ||
           (c.getBoundArg() >= 0 &&
            failed(verifyArgDim(*this, "kernel_c8", what, c.getBoundArg(),
                                c.getBoundDim()))))

@@ -61,8 +61,7 @@ verifyTileType(function_ref<InFlightDiagnostic()> emitError,
       continue;
     if (d <= 0)
       return emitError() << "tile dimensions must be positive, got " << d;
-    if (llvm::MulOverflow(elements, d, elements) ||
-        elements > kMaxTileElements)
+    if (llvm::MulOverflow(elements, d, elements) || elements > kMaxTileElements)
       return emitError() << "a tile has at most " << kMaxTileElements
                          << " elements";
   }

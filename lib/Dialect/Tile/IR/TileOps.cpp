@@ -11,8 +11,8 @@
 
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/Matchers.h"
-#include "mlir/IR/TypeUtilities.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
 
 using namespace mlir;
@@ -183,8 +183,7 @@ LogicalResult PrintOp::verify() {
       return emitOpError("print_c2: `thread` (")
              << *thread << ") must not be negative";
     auto kernel = (*this)->getParentOfType<KernelOp>();
-    if (kernel && !kernel.isParametric() &&
-        *thread >= kernel.getThreadCount())
+    if (kernel && !kernel.isParametric() && *thread >= kernel.getThreadCount())
       return emitOpError("print_c2: `thread` (")
              << *thread << ") must be below the kernel's "
              << kernel.getThreadCount() << " threads";
@@ -229,7 +228,7 @@ LogicalResult CopyOp::verify() {
                           StringRef side) -> LogicalResult {
     auto mem = dyn_cast<MemRefType>(type);
     bool window = isWindow(type, other, offsets);
-    int64_t want = mem ? mem.getRank()
+    int64_t want = mem      ? mem.getRank()
                    : window ? cast<ShapedType>(type).getRank()
                             : 0;
     if ((int64_t)offsets.size() != want)
@@ -486,7 +485,8 @@ LogicalResult PipelinedOp::verify() {
     return emitOpError("pipelined_c1: num_stages (")
            << stages.getInt() << ") must be 1 to " << kMaxStages;
   APInt step;
-  if (matchPattern(getStep(), m_ConstantInt(&step)) && !step.isStrictlyPositive())
+  if (matchPattern(getStep(), m_ConstantInt(&step)) &&
+      !step.isStrictlyPositive())
     return emitOpError("pipelined_c2: the step (")
            << step.getSExtValue() << ") must be positive";
   Block &body = getBody().front();

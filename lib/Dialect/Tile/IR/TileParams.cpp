@@ -142,8 +142,8 @@ struct ConstraintParser {
         return success();
       if (parseProduct(rhs))
         return failure();
-      expr = getAffineBinaryOpExpr(AffineExprKind::Add, expr,
-                                   plus ? rhs : -rhs);
+      expr =
+          getAffineBinaryOpExpr(AffineExprKind::Add, expr, plus ? rhs : -rhs);
     }
   }
 
@@ -322,8 +322,9 @@ static std::optional<int64_t> evaluate(AffineExpr expr,
       return std::nullopt;
     if (bin.getKind() == AffineExprKind::Mod)
       return llvm::mod(*l, *r);
-    return bin.getKind() == AffineExprKind::FloorDiv ? llvm::divideFloorSigned(*l, *r)
-                                                     : llvm::divideCeilSigned(*l, *r);
+    return bin.getKind() == AffineExprKind::FloorDiv
+               ? llvm::divideFloorSigned(*l, *r)
+               : llvm::divideCeilSigned(*l, *r);
   default:
     return std::nullopt;
   }
@@ -347,9 +348,9 @@ static std::string describe(Attribute value) {
   if (auto t = dyn_cast<TypeAttr>(value))
     os << t.getValue();
   else if (auto i = dyn_cast<IntegerAttr>(value))
-    i.getType().isInteger(1) ? os << (i.getValue().getBoolValue() ? "true"
-                                                                   : "false")
-                             : os << i.getInt();
+    i.getType().isInteger(1)
+        ? os << (i.getValue().getBoolValue() ? "true" : "false")
+        : os << i.getInt();
   else
     os << value;
   return s;
@@ -366,7 +367,7 @@ static bool sameValue(Attribute a, Attribute b) {
 }
 
 std::optional<std::string> tile::checkTypeParamValue(StringRef name,
-                                                    Attribute value) {
+                                                     Attribute value) {
   auto type = dyn_cast<TypeAttr>(value);
   if (!type || type.getValue().isIntOrFloat())
     return std::nullopt;
@@ -386,11 +387,14 @@ std::optional<std::string> tile::checkBinding(KernelOp kernel, StringRef name,
   auto declInt = dyn_cast<IntegerAttr>(decl);
   bool declBool = declInt && declInt.getType().isInteger(1);
   auto valueInt = dyn_cast<IntegerAttr>(value);
-  bool kindOk = declInt ? valueInt && valueInt.getType().isInteger(1) == declBool
-                        : isa<TypeAttr>(value);
+  bool kindOk = declInt
+                    ? valueInt && valueInt.getType().isInteger(1) == declBool
+                    : isa<TypeAttr>(value);
   if (!kindOk)
     return ("parameter '" + name + "' takes " +
-            (declBool ? "true or false" : declInt ? "an integer" : "a type") +
+            (declBool  ? "true or false"
+             : declInt ? "an integer"
+                       : "a type") +
             ", got " + describe(value))
         .str();
   if (std::optional<std::string> why = checkTypeParamValue(name, value))
@@ -447,8 +451,7 @@ FailureOr<DictionaryAttr> tile::resolveBindings(KernelOp kernel,
       llvm::raw_string_ostream os(error);
       os << "constraint '";
       printConstraint(os, set, names);
-      os << "' " << (holds ? "does not hold" : "cannot be evaluated")
-         << " for";
+      os << "' " << (holds ? "does not hold" : "cannot be evaluated") << " for";
       // Name the parameters the constraint reads, with their values.
       for (auto [i, n] : llvm::enumerate(names))
         if (set.getConstraint(0).isFunctionOfSymbol(i))
@@ -512,8 +515,10 @@ tile::parseBindingText(StringRef text, MLIRContext *ctx, std::string &error) {
   size_t read = 0;
   Type type = parseType(value, ctx, &read, /*isKnownNullTerminated=*/false);
   if (!type || read != value.size()) {
-    error = ("the value of '" + name + "' must be an integer, true, false or "
-             "a type, got '" + value + "'")
+    error = ("the value of '" + name +
+             "' must be an integer, true, false or "
+             "a type, got '" +
+             value + "'")
                 .str();
     return failure();
   }
@@ -538,12 +543,12 @@ LogicalResult ParamOp::verify() {
   if (isBool != getType().isInteger(1))
     return emitOpError("param_c1: '")
            << getName() << "' is " << (isBool ? "a boolean" : "an integer")
-           << " parameter, read it as " << (isBool ? "i1" : "index or an integer");
+           << " parameter, read it as "
+           << (isBool ? "i1" : "index or an integer");
   return success();
 }
 
-LogicalResult
-InstanceOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+LogicalResult InstanceOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   if (std::optional<std::string> why = checkKernelName(getSymName()))
     return emitOpError("instance_c1: ") << *why;
   auto kernel =

@@ -72,8 +72,8 @@ static LogicalResult substitute(KernelOp kernel, DictionaryAttr bound) {
   scf::IfOp::getCanonicalizationPatterns(patterns, ctx);
   GreedyRewriteConfig config;
   config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
-  if (failed(applyPatternsGreedily(kernel.getBody(), std::move(patterns),
-                                   config)))
+  if (failed(
+          applyPatternsGreedily(kernel.getBody(), std::move(patterns), config)))
     return kernel.emitOpError("the folding of its parameters did not "
                               "converge");
 
@@ -259,8 +259,8 @@ struct SpecializePass : tile::impl::TileSpecializeBase<SpecializePass> {
             << r.name.getValue() << "': " << error;
         return signalPassFailure();
       }
-      if (failed(specializeKernel(r.generic, *bound, r.name.getValue(),
-                                  r.origin)))
+      if (failed(
+              specializeKernel(r.generic, *bound, r.name.getValue(), r.origin)))
         return signalPassFailure();
     }
     for (Operation *op : toErase)

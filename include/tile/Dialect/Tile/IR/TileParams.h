@@ -36,8 +36,7 @@ std::optional<std::string> checkKernelName(StringRef name);
 /// type that cannot be a tile's element (index, a vector, a memref, ...): a
 /// type parameter stands for the elements of memrefs and tiles, integers or
 /// floats as the tile types require.
-std::optional<std::string> checkTypeParamValue(StringRef name,
-                                               Attribute value);
+std::optional<std::string> checkTypeParamValue(StringRef name, Attribute value);
 
 /// Checks that `value` may be bound to parameter `name` of `kernel`: the
 /// parameter is declared, `value` has its kind (an integer attribute for an
@@ -51,9 +50,8 @@ std::optional<std::string> checkBinding(KernelOp kernel, StringRef name,
 /// defaults, after checkBinding on each override and the `where`
 /// constraints on the result. On failure, `error` says what is wrong, naming
 /// the parameter or the constraint.
-FailureOr<DictionaryAttr> resolveBindings(KernelOp kernel,
-                                          DictionaryAttr overrides,
-                                          std::string &error);
+FailureOr<DictionaryAttr>
+resolveBindings(KernelOp kernel, DictionaryAttr overrides, std::string &error);
 
 /// Evaluates constraint `set` (one constraint over the integer parameters)
 /// with their values: true or false, or std::nullopt when the arithmetic
