@@ -134,38 +134,37 @@ SmallVector<Value> tile::emitPredicatedVectorLoad(OpBuilder &b, Location l,
   constraints += "b,l";
   Value raw =
       inlinePtx(b, l, result, ValueRange{pred, address}, ptx, constraints);
+  // The words as one vector of i32, reinterpreted as the elements (two f16
+  // per word, one f32, half an f64).
+  SmallVector<Value> words;
+  for (int64_t i = 0; i < nwords; ++i)
+    words.push_back(
+        nwords == 1 ? raw
+                    : LLVM::ExtractValueOp::create(b, l, raw, i).getResult());
+  Value packed = vector::FromElementsOp::create(
+      b, l, VectorType::get({nwords}, i32), words);
+  Value vec =
+      vector::BitCastOp::create(b, l, VectorType::get({width}, type), packed);
   SmallVector<Value> out;
-  int64_t perWord = 32 / bits;
-  for (int64_t i = 0; i < nwords; ++i) {
-    Value word = nwords == 1
-                     ? raw
-                     : LLVM::ExtractValueOp::create(b, l, raw, i).getResult();
-    Value vec = vector::BitCastOp::create(
-        b, l, VectorType::get({perWord}, type),
-        vector::FromElementsOp::create(b, l, VectorType::get({1}, i32),
-                                       ValueRange{word}));
-    for (int64_t e = 0; e < perWord; ++e)
-      out.push_back(vector::ExtractOp::create(b, l, vec, e));
-  }
+  for (int64_t e = 0; e < width; ++e)
+    out.push_back(vector::ExtractOp::create(b, l, vec, e));
   return out;
 }
 
 void tile::emitPredicatedVectorStore(OpBuilder &b, Location l, Value pred,
                                      Value address, int64_t byteOffset,
                                      ValueRange elements) {
-  int64_t bits = elements.front().getType().getIntOrFloatBitWidth();
-  int64_t perWord = 32 / bits;
+  Type type = elements.front().getType();
+  int64_t width = elements.size();
+  int64_t nwords = width * type.getIntOrFloatBitWidth() / 32;
   Type i32 = b.getI32Type();
+  Value vec = vector::FromElementsOp::create(
+      b, l, VectorType::get({width}, type), elements);
+  Value words =
+      vector::BitCastOp::create(b, l, VectorType::get({nwords}, i32), vec);
   SmallVector<Value> operands{pred, address};
-  for (size_t i = 0; i < elements.size(); i += perWord) {
-    Value packed = vector::FromElementsOp::create(
-        b, l, VectorType::get({perWord}, elements.front().getType()),
-        elements.slice(i, perWord));
-    Value asWord =
-        vector::BitCastOp::create(b, l, VectorType::get({1}, i32), packed);
-    operands.push_back(vector::ExtractOp::create(b, l, asWord, 0));
-  }
-  int64_t nwords = operands.size() - 2;
+  for (int64_t i = 0; i < nwords; ++i)
+    operands.push_back(vector::ExtractOp::create(b, l, words, i));
   std::string ptx =
       llvm::formatv("@$0 st.global{0}.b32 {1}, {2};", vectorSuffix(nwords),
                     addressOperand(1, byteOffset), wordList(2, nwords))

@@ -164,3 +164,27 @@ tile.kernel @epilogue(%A: memref<?x?xf16>, %C: memref<?x?xf16>) grid [1] threads
   }
   tile.copy %acc -> %C[%c0, %c0] : !tile.fragment<64x64xf32> -> memref<?x?xf16>
 }
+
+// -----
+
+// f64 edge groups: a group of two f64 (16 bytes) is one predicated
+// ld.global.v4.b32 whose four words are reinterpreted as the two elements
+// (the fuzzer's first finding of this path: 64-bit elements span two words,
+// and the words were once split per element), and a straddling group's
+// elements are b64 loads; the stores likewise.
+// CHECK-LABEL: gpu.func @copy_f64
+// CHECK: } else {
+// CHECK: %[[W:.*]] = llvm.inline_asm has_side_effects asm_dialect = att "{{.*}}@$4 ld.global.v4.b32 {$0, $1, $2, $3}, [$5];", "=r,=r,=r,=r,b,l"
+// CHECK: vector.bitcast %{{.*}} : vector<4xi32> to vector<2xf64>
+// CHECK: "mov.b64 $0, 0;\0A\09@$1 ld.global.b64 $0, [$2];", "=l,b,l"
+// CHECK: vector.bitcast %{{.*}} : vector<2xf64> to vector<4xi32>
+// CHECK: "@$0 st.global.v4.b32 [$1], {$2, $3, $4, $5};", "b,l,r,r,r,r"
+// CHECK: "@$0 st.global.b64 [$1], $2;", "b,l,l"
+tile.kernel @copy_f64(%A: memref<?x?xf64>, %B: memref<?x?xf64>)
+    grid [%A[0] / 16] threads 128 {
+  %c0 = arith.constant 0 : index
+  %bx = tile.block_id x
+  %a = tile.alloc_fragment : !tile.fragment<16x128xf32>
+  tile.copy %A[%bx, %c0] -> %a : memref<?x?xf64> -> !tile.fragment<16x128xf32>
+  tile.copy %a -> %B[%bx, %c0] : !tile.fragment<16x128xf32> -> memref<?x?xf64>
+}
