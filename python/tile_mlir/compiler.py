@@ -131,8 +131,7 @@ class Compiled:
 
     def kernel(self, name: str) -> KernelDesc:
         """The record of kernel `name` (NotFoundError lists the others)."""
-        with KernelInfo(self.kernel_info) as info:
-            return info.find(name)
+        return KernelInfo(self.kernel_info).find(name)
 
     def resources(self, name: str) -> KernelResources:
         """What kernel `name` uses, without a GPU: what ptxas gave it

@@ -4,7 +4,7 @@ through the runtime's parser. Host only: no GPU or driver is needed."""
 from __future__ import annotations
 
 import ctypes
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from . import _ffi
 from ._ffi import check
@@ -125,6 +125,8 @@ class KernelDesc:
     nargs: int
     params: tuple[ParamDesc, ...]
     contracts: tuple[Contract, ...] = ()  #: The shape contracts.
+    #: What holds the C record (a KernelInfo or a Module), for check/grid.
+    _owner: object = field(default=None, repr=False, compare=False)
 
     @property
     def args(self) -> tuple[ParamDesc, ...]:
@@ -143,6 +145,39 @@ class KernelDesc:
         return tuple(p.arg for p in self.args
                      if p.access in ("write", "readwrite"))
 
+    def _record(self):
+        """The C record (``tile_rt_kernel_desc *``) of this kernel."""
+        owner = self._owner
+        if owner is None:
+            raise ValueError(f"kernel '{self.name}': this KernelDesc was "
+                             f"built by hand; take one from kernel_info(), "
+                             f"Compiled.kernels() or Module.kernels")
+        info = owner._kernel_info_handle()
+        d = ctypes.POINTER(_ffi.tile_rt_kernel_desc)()
+        check(_ffi.rt().tile_rt_kernel_info_find(ctypes.byref(d), info,
+                                                 self.name.encode()))
+        return d
+
+    def check(self, *args) -> None:
+        """Checks `args` as a launch would (count, kinds, dtypes, ranks,
+        alignment, strides, the TMA rules and the shape contracts), on the
+        host: no GPU or driver is needed (pass MemRefs and numbers).
+        InvalidArgumentError with the runtime's message when one fails."""
+        from .runtime import marshal_args
+        arr = marshal_args(self, args)
+        check(_ffi.rt().tile_rt_kernel_desc_check_args(self._record(), arr,
+                                                       len(args)))
+
+    def grid_for(self, *args) -> tuple[int, int, int]:
+        """The launch grid for `args`, from the kernel's grid rules (the
+        `grid` field), on the host."""
+        from .runtime import marshal_args
+        arr = marshal_args(self, args)
+        g = (ctypes.c_uint32 * 3)()
+        check(_ffi.rt().tile_rt_kernel_desc_grid(g, self._record(), arr,
+                                                 len(args)))
+        return tuple(g)
+
     def signature(self) -> str:
         return f"{self.name}({', '.join(str(p) for p in self.args)})"
 
@@ -152,7 +187,8 @@ class KernelDesc:
                 f"{'x'.join(map(str, self.block))} smem {self.smem}")
 
     @classmethod
-    def _from_c(cls, d: _ffi.tile_rt_kernel_desc) -> KernelDesc:
+    def _from_c(cls, d: _ffi.tile_rt_kernel_desc,
+                owner=None) -> KernelDesc:
         params = []
         for i in range(d.nparams):
             p = d.params[i]
@@ -169,15 +205,16 @@ class KernelDesc:
                      c.arg_name.decode(), c.bound_name.decode())
             for c in d.contracts[:d.ncontracts])
         return cls(d.name.decode(), tuple(d.block), d.smem, grid, d.nargs,
-                   tuple(params), contracts)
+                   tuple(params), contracts, owner)
 
 
 def _as_bytes(text: str | bytes) -> bytes:
     return text.encode() if isinstance(text, str) else bytes(text)
 
 
-def descs_of(info_ptr) -> list[KernelDesc]:
-    """The records of a parsed ``tile_rt_kernel_info *`` (borrowed)."""
+def descs_of(info_ptr, owner=None) -> list[KernelDesc]:
+    """The records of a parsed ``tile_rt_kernel_info *`` (borrowed from
+    `owner`, which each record keeps for its host-only check and grid)."""
     lib = _ffi.rt()
     n = ctypes.c_int()
     check(lib.tile_rt_kernel_info_count(ctypes.byref(n), info_ptr))
@@ -185,7 +222,7 @@ def descs_of(info_ptr) -> list[KernelDesc]:
     for i in range(n.value):
         d = ctypes.POINTER(_ffi.tile_rt_kernel_desc)()
         check(lib.tile_rt_kernel_info_get(ctypes.byref(d), info_ptr, i))
-        out.append(KernelDesc._from_c(d.contents))
+        out.append(KernelDesc._from_c(d.contents, owner))
     return out
 
 
@@ -205,8 +242,11 @@ class KernelInfo(_Handle):
                                                  len(data)))
         super().__init__(ptr, None)
 
+    def _kernel_info_handle(self):
+        return self._handle()
+
     def kernels(self) -> list[KernelDesc]:
-        return descs_of(self._handle())
+        return descs_of(self._handle(), self)
 
     def find(self, name: str) -> KernelDesc:
         """The record named `name`; NotFoundError (listing the kernels there
@@ -215,11 +255,12 @@ class KernelInfo(_Handle):
         check(_ffi.rt().tile_rt_kernel_info_find(ctypes.byref(d),
                                                  self._handle(),
                                                  name.encode()))
-        return KernelDesc._from_c(d.contents)
+        return KernelDesc._from_c(d.contents, self)
 
 
 def kernel_info(text: str | bytes) -> list[KernelDesc]:
     """Parses kernel info text with the runtime's parser. A malformed text
     raises ParseError with the runtime's message (line number and line)."""
-    with KernelInfo(text) as info:
-        return info.kernels()
+    # Not closed here: the records keep it for their check and grid, and it
+    # is freed with the last of them.
+    return KernelInfo(text).kernels()

@@ -412,7 +412,15 @@ class Module(_Handle):
         info = ctypes.c_void_p()
         check(_ffi.rt().tile_rt_module_kernel_info(ctypes.byref(info),
                                                    self._handle()))
-        return descs_of(info)
+        return descs_of(info, self)
+
+    def _kernel_info_handle(self):
+        """The module's parsed kernel info (borrowed; the module must be
+        open)."""
+        info = ctypes.c_void_p()
+        check(_ffi.rt().tile_rt_module_kernel_info(ctypes.byref(info),
+                                                   self._handle()))
+        return info
 
     def kernel(self, name: str) -> Kernel:
         """Kernel `name`: NotFoundError (listing the kernels there are) when
@@ -438,7 +446,7 @@ class Kernel:
         d = ctypes.POINTER(_ffi.tile_rt_kernel_desc)()
         check(_ffi.rt().tile_rt_kernel_desc_of(ctypes.byref(d), ptr))
         self._desc_c = d
-        self.desc = KernelDesc._from_c(d.contents)
+        self.desc = KernelDesc._from_c(d.contents, module)
         self._plan = None  # the fast launch plan, made on the first launch
         self._plan_made = False
         # Prepared launches holding the C kernel, dropped when it goes.
@@ -464,64 +472,9 @@ class Kernel:
 
     # -- Arguments -------------------------------------------------------- #
 
-    def _arg(self, index: int, value, out: _ffi.tile_rt_arg) -> None:
-        lib = _ffi.rt()
-        params = self.desc.args
-        expected = params[index] if index < len(params) else None
-        torch = _torch()
-        is_tensor = torch is not None and isinstance(value, torch.Tensor)
-        where = f"kernel '{self.name}' argument {index}"
-        if is_tensor or isinstance(value, MemRef):
-            if expected is not None and expected.kind != "memref":
-                raise TypeError(f"{where} expects {expected}, got a "
-                                f"{type(value).__name__}")
-            if is_tensor:
-                if not value.is_cuda:
-                    raise TypeError(f"{where}: expected a CUDA tensor, got "
-                                    f"one on {value.device}")
-                dev = self.module.runtime.device
-                if value.device.index != dev:
-                    raise ValueError(f"{where}: the tensor is on "
-                                     f"{value.device}, the runtime on "
-                                     f"cuda:{dev}")
-                value = MemRef.from_tensor(value)
-            value._check_owner(where)
-            value._fill(out)
-            return
-        if isinstance(value, (bool, int, float)) or hasattr(value,
-                                                            "__index__"):
-            dtype = expected.dtype if expected is not None and \
-                expected.kind == "scalar" else None
-            if expected is not None and dtype is None:
-                raise TypeError(f"{where} expects {expected}: pass a torch "
-                                f"CUDA tensor or a tile_mlir.MemRef, got "
-                                f"{type(value).__name__}")
-            if dtype is None:  # an extra argument: the runtime reports it
-                dtype = "f32" if isinstance(value, float) else "i64"
-            if dtype == "f32":
-                check(lib.tile_rt_arg_f32(ctypes.byref(out),
-                                          _to_f32(value, where)))
-                return
-            if isinstance(value, float):
-                raise TypeError(f"{where} expects {dtype}, got the float "
-                                f"{value}")
-            v = operator.index(value)
-            lo, hi = _INT_RANGES[dtype]
-            if not lo <= v <= hi:
-                raise OverflowError(f"{where}: {v} does not fit in {dtype}")
-            fn = lib.tile_rt_arg_i32 if dtype == "i32" else lib.tile_rt_arg_i64
-            check(fn(ctypes.byref(out), v))
-            return
-        wanted = expected or "a tensor, MemRef or number"
-        raise TypeError(f"{where}: cannot pass a {type(value).__name__} "
-                        f"(expected {wanted})")
-
     def _args(self, args) -> ctypes.Array:
         self._handle()  # the record lives in the module: it must be open
-        arr = (_ffi.tile_rt_arg * max(len(args), 1))()
-        for i, a in enumerate(args):
-            self._arg(i, a, arr[i])
-        return arr
+        return marshal_args(self.desc, args, self.module.runtime.device)
 
     def check(self, *args) -> None:
         """Checks arguments as a launch would (count, kinds, dtypes, ranks,
@@ -627,6 +580,71 @@ class Kernel:
         raise TypeError("stream must be a tile_mlir.Stream, a "
                         "torch.cuda.Stream, 0 or None; got "
                         f"{stream!r}")
+
+
+def marshal_args(desc: KernelDesc, args, device: int | None = None
+                 ) -> ctypes.Array:
+    """The runtime's tile_rt_arg array for `args` of the kernel `desc`
+    describes: torch CUDA tensors or MemRefs for memrefs (a tensor must be
+    on cuda:`device` when one is given), Python numbers for scalars, typed
+    by the kernel info. Host only: what the runtime then checks needs no
+    GPU."""
+    arr = (_ffi.tile_rt_arg * max(len(args), 1))()
+    for i, a in enumerate(args):
+        _marshal_arg(desc, i, a, arr[i], device)
+    return arr
+
+
+def _marshal_arg(desc: KernelDesc, index: int, value, out: _ffi.tile_rt_arg,
+                 device: int | None) -> None:
+    lib = _ffi.rt()
+    params = desc.args
+    expected = params[index] if index < len(params) else None
+    torch = _torch()
+    is_tensor = torch is not None and isinstance(value, torch.Tensor)
+    where = f"kernel '{desc.name}' argument {index}"
+    if is_tensor or isinstance(value, MemRef):
+        if expected is not None and expected.kind != "memref":
+            raise TypeError(f"{where} expects {expected}, got a "
+                            f"{type(value).__name__}")
+        if is_tensor:
+            if not value.is_cuda:
+                raise TypeError(f"{where}: expected a CUDA tensor, got "
+                                f"one on {value.device}")
+            if device is not None and value.device.index != device:
+                raise ValueError(f"{where}: the tensor is on "
+                                 f"{value.device}, the runtime on "
+                                 f"cuda:{device}")
+            value = MemRef.from_tensor(value)
+        value._check_owner(where)
+        value._fill(out)
+        return
+    if isinstance(value, (bool, int, float)) or hasattr(value, "__index__"):
+        dtype = expected.dtype if expected is not None and \
+            expected.kind == "scalar" else None
+        if expected is not None and dtype is None:
+            raise TypeError(f"{where} expects {expected}: pass a torch "
+                            f"CUDA tensor or a tile_mlir.MemRef, got "
+                            f"{type(value).__name__}")
+        if dtype is None:  # an extra argument: the runtime reports it
+            dtype = "f32" if isinstance(value, float) else "i64"
+        if dtype == "f32":
+            check(lib.tile_rt_arg_f32(ctypes.byref(out),
+                                      _to_f32(value, where)))
+            return
+        if isinstance(value, float):
+            raise TypeError(f"{where} expects {dtype}, got the float "
+                            f"{value}")
+        v = operator.index(value)
+        lo, hi = _INT_RANGES[dtype]
+        if not lo <= v <= hi:
+            raise OverflowError(f"{where}: {v} does not fit in {dtype}")
+        fn = lib.tile_rt_arg_i32 if dtype == "i32" else lib.tile_rt_arg_i64
+        check(fn(ctypes.byref(out), v))
+        return
+    wanted = expected or "a tensor, MemRef or number"
+    raise TypeError(f"{where}: cannot pass a {type(value).__name__} "
+                    f"(expected {wanted})")
 
 
 def _to_f32(value, where: str) -> float:
