@@ -27,7 +27,7 @@ from pathlib import Path
 from . import _ffi, dispatch
 from .compiler import compile as _compile
 from .runtime import Runtime
-from .tune import tune as _tune
+from .tune import flag_bindings, tune as _tune
 
 _KERNEL_FILES = {"softmax": "softmax.mlir", "gemm": "gemm.mlir",
                  "gemm_bias_gelu": "gemm_bias_gelu.mlir",
@@ -99,17 +99,15 @@ def _choose(op: str, kernel: str, dtype: str, shape: tuple, device: int,
         return k
     bindings = rule()
     if use_tuning_cache:
-        fixed = {"T": dtype, **({"CAUSAL": True} if flags.get("causal")
-                                else {}),
-                 **({"ERF": True} if flags.get("erf") else {}),
+        gelu = "erf" if flags.get("erf") else "tanh"
+        causal = bool(flags.get("causal"))
+        fixed = {"T": dtype, **flag_bindings(op, gelu=gelu, causal=causal),
                  **({"TC": flags["out"]} if "out" in flags else {})}
         if op == "attention":
             fixed["D"] = shape[3]
         hit = _tune(kernels_dir() / _KERNEL_FILES[op], kernel, op, shape,
-                    runtime=_runtime(device), params=fixed,
-                    causal=bool(flags.get("causal")),
-                    gelu="erf" if flags.get("erf") else "tanh",
-                    lookup_only=True)
+                    runtime=_runtime(device), params=fixed, causal=causal,
+                    gelu=gelu, lookup_only=True)
         if hit is not None:
             bindings = {**hit.bindings, **fixed}
     k = _chosen[key] = _kernel(op, kernel, bindings, device)

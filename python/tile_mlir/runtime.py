@@ -540,10 +540,8 @@ class Kernel:
                               0, 0, None))
         get_stream = getattr(torch._C, "_cuda_getCurrentRawStream", None) \
             or (lambda d: torch.cuda.current_stream(d).cuda_stream)
-        entry = ctypes.cast(_ffi.rt().tile_rt_launch_native,
-                            ctypes.c_void_p).value
         self._plan = fast.LaunchPlan(
-            entry, self._handle().value, torch.Tensor, get_stream,
+            _launch_native_address(), self._handle().value, torch.Tensor, get_stream,
             self.module.runtime.device, tuple(specs))
         return self._plan
 
@@ -580,6 +578,12 @@ class Kernel:
         raise TypeError("stream must be a tile_mlir.Stream, a "
                         "torch.cuda.Stream, 0 or None; got "
                         f"{stream!r}")
+
+
+def _launch_native_address() -> int:
+    """The address of the runtime's tile_rt_launch_native, which the fast
+    launch extension calls (it links nothing itself)."""
+    return ctypes.cast(_ffi.rt().tile_rt_launch_native, ctypes.c_void_p).value
 
 
 def marshal_args(desc: KernelDesc, args, device: int | None = None
@@ -684,9 +688,8 @@ class PreparedLaunch:
         self._fast = None
         fast = _ffi.launcher()
         if fast is not None and not self._views and stream is None:
-            entry = ctypes.cast(self._launch_native, ctypes.c_void_p).value
             self._fast = fast.PreparedLaunch(
-                entry, kernel._handle().value, ctypes.addressof(arr),
+                _launch_native_address(), kernel._handle().value, ctypes.addressof(arr),
                 self._n, native or None, arr)
             kernel._prepared.add(self)
 

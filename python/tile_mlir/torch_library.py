@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .info import KernelDesc
+from .runtime import _TORCH_DTYPES
 
 _SCALAR_TYPES = {"f32": "float", "i32": "int", "i64": "int"}
 
@@ -153,11 +154,6 @@ def _output_shape(desc: KernelDesc, out: int, position) -> tuple:
 
 _registered: dict[str, object] = {}  # qualname -> what keeps it alive
 _libraries: dict[str, object] = {}  # namespace -> torch.library.Library
-
-_TORCH_DTYPES = {"f16": "float16", "bf16": "bfloat16", "f32": "float32",
-                 "f64": "float64", "i8": "int8", "i16": "int16",
-                 "i32": "int32", "i64": "int64"}
-
 
 def torch_op(kernel, name: str | None = None, *, namespace: str = "tile_mlir",
              outputs=None):

@@ -211,6 +211,16 @@ LogicalResult KernelLowering::lowerGlobalCopy(CopyOp op, bool load) {
     emitPredicatedStore(b, l, inside, address, offset, convert(b, l, x, gType));
   };
 
+  // Registers [r, r + width) as the memref's element type, to store.
+  auto storedElements = [&](int64_t r, int64_t width) {
+    SmallVector<Value> elements;
+    for (int64_t e = 0; e < width; ++e)
+      elements.push_back(convert(
+          b, l, memref::LoadOp::create(b, l, f.regs, ValueRange{index(r + e)}),
+          gType));
+    return elements;
+  };
+
   // One unmasked vector access of registers [r, r + width) at `coord`.
   auto vectorAccess = [&](int64_t r, int64_t width,
                           const SmallVector<Value> &coord) {
@@ -225,11 +235,7 @@ LogicalResult KernelLowering::lowerGlobalCopy(CopyOp op, bool load) {
             f.regs, ValueRange{index(r + e)});
       return;
     }
-    SmallVector<Value> elements;
-    for (int64_t e = 0; e < width; ++e)
-      elements.push_back(convert(
-          b, l, memref::LoadOp::create(b, l, f.regs, ValueRange{index(r + e)}),
-          gType));
+    SmallVector<Value> elements = storedElements(r, width);
     auto store = vector::StoreOp::create(
         b, l, vector::FromElementsOp::create(b, l, vecType, elements), view,
         indicesAt(coord));
@@ -314,11 +320,7 @@ LogicalResult KernelLowering::lowerGlobalCopy(CopyOp op, bool load) {
       }
       continue;
     }
-    SmallVector<Value> elements;
-    for (int64_t e = 0; e < v; ++e)
-      elements.push_back(convert(
-          b, l, memref::LoadOp::create(b, l, f.regs, ValueRange{index(r + e)}),
-          gType));
+    SmallVector<Value> elements = storedElements(r, v);
     emitPredicatedVectorStore(b, l, whole, address, offset, elements);
     for (int64_t e = 0; e < v; ++e) {
       Value in = arith::AndIOp::create(
