@@ -106,35 +106,39 @@ LogicalResult KernelLowering::lowerGlobalCopy(CopyOp op, bool load) {
     leadIndices.push_back(map.lookup(offsets[d]));
 
   int64_t v = vectorWidth(layout, gType.getIntOrFloatBitWidth() / 8);
-  // A vector access also needs every row of the tile to start on a
-  // multiple of the vector (the memref's base is 16-byte aligned): the
-  // tile's first element, as a linear offset, and, when the tile spans
-  // several rows, the strides between them. Uniform over the block. A tile
-  // of one row of a memref whose rows are not multiples of the vector (a
-  // softmax row of 50257) is aligned when the kernel starts it on a
-  // multiple, even before the row (those columns are masked). `v` is a
-  // power of two, so `& (v - 1)` is the remainder of negative offsets too.
-  Value aligned;
+  // A vector access of w elements also needs every row of the tile to start
+  // on a multiple of w (the memref's base is 16-byte aligned): the tile's
+  // first element, as a linear offset, and, when the tile spans several
+  // rows, the strides between them. Uniform over the block. A tile of one
+  // row of a memref whose rows are not multiples of the vector (a softmax
+  // row of 50257) is aligned when the kernel starts it on a multiple, even
+  // before the row (those columns are masked). Rows of 500 halves are
+  // aligned to 4 elements, not 8: the masked path below then takes the
+  // widest w they allow. `w` is a power of two, so `& (w - 1)` is the
+  // remainder of negative offsets too.
+  Value alignBits; // zero in its low bits where every term is
   if (v > 1) {
     auto meta = memref::ExtractStridedMetadataOp::create(b, l, view);
-    Value mask = index(v - 1);
-    auto isMultiple = [&](Value x) {
-      return arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
-                                   arith::AndIOp::create(b, l, x, mask),
-                                   index(0));
-    };
     Value first = meta.getOffset();
     for (int64_t d = 0; d < memType.getRank(); ++d)
       first = arith::AddIOp::create(
           b, l, first,
           arith::MulIOp::create(b, l, map.lookup(offsets[d]),
                                 meta.getStrides()[d]));
-    aligned = isMultiple(first);
+    SmallVector<Value> terms{first};
     for (int64_t d = 0; d + 1 < rank; ++d)
       if (layout.shape[d] > 1)
-        aligned = arith::AndIOp::create(
-            b, l, aligned, isMultiple(meta.getStrides()[lead + d]));
+        terms.push_back(meta.getStrides()[lead + d]);
+    alignBits = terms.front();
+    for (Value t : llvm::drop_begin(terms))
+      alignBits = arith::OrIOp::create(b, l, alignBits, t);
   }
+  auto alignedTo = [&](int64_t w) -> Value {
+    return arith::CmpIOp::create(
+        b, l, arith::CmpIPredicate::eq,
+        arith::AndIOp::create(b, l, alignBits, index(w - 1)), index(0));
+  };
+  Value aligned = v > 1 ? alignedTo(v) : Value(); // to the widest vector
 
   auto indicesAt = [&](const SmallVector<Value> &coord) {
     SmallVector<Value> idx(leadIndices);
@@ -288,47 +292,62 @@ LogicalResult KernelLowering::lowerGlobalCopy(CopyOp op, bool load) {
     }
     return inside;
   };
-  if (v == 1 || !identity) {
+  auto scalarAccesses = [&] {
     for (int64_t r = 0; r < layout.numRegs(); ++r)
       scalarAccess(r, elementInside(layout.regOffset(r), 0));
+  };
+  if (v == 1 || !identity) {
+    scalarAccesses();
     return success();
   }
-  // An edge tile of an aligned memref (a row shorter than the tile, the
-  // last rows): each group wholly inside is still one vector access, under
-  // its predicate; only the elements of groups that straddle the edge go
-  // one by one. Both are predicated, exclusively, so nothing branches.
+  // An edge tile (a row shorter than the tile, the last rows), or a tile
+  // aligned to fewer elements than v: registers go in groups of w, the
+  // widest the tile's alignment allows, chosen once per block. Each group
+  // wholly inside is one vector access under its predicate; only the
+  // elements of groups that straddle the edge go one by one. Both are
+  // predicated, exclusively, so nothing branches within a width.
   Value one = arith::ConstantIntOp::create(b, l, 1, 1);
-  for (int64_t r = 0; r < layout.numRegs(); r += v) {
-    ArrayRef<int64_t> at = layout.regOffset(r);
-    Value whole =
-        arith::AndIOp::create(b, l, aligned,
-                              arith::AndIOp::create(b, l, elementInside(at, 0),
-                                                    elementInside(at, v - 1)));
-    Value partial = arith::XOrIOp::create(b, l, whole, one);
-    auto [address, offset] = addressOf(r);
-    if (load) {
-      SmallVector<Value> vec =
-          emitPredicatedVectorLoad(b, l, whole, address, offset, gType, v);
-      for (int64_t e = 0; e < v; ++e) {
+  auto maskedGroups = [&](int64_t w) {
+    for (int64_t r = 0; r < layout.numRegs(); r += w) {
+      ArrayRef<int64_t> at = layout.regOffset(r);
+      Value whole = arith::AndIOp::create(b, l, elementInside(at, 0),
+                                          elementInside(at, w - 1));
+      Value partial = arith::XOrIOp::create(b, l, whole, one);
+      auto [address, offset] = addressOf(r);
+      if (load) {
+        SmallVector<Value> vec =
+            emitPredicatedVectorLoad(b, l, whole, address, offset, gType, w);
+        for (int64_t e = 0; e < w; ++e) {
+          Value in = arith::AndIOp::create(
+              b, l, partial, elementInside(layout.regOffset(r + e), 0));
+          Value x = emitPredicatedLoad(b, l, in, address, offset + e * eltBytes,
+                                       gType);
+          Value pick = arith::SelectOp::create(b, l, whole, vec[e], x);
+          memref::StoreOp::create(b, l, convert(b, l, pick, fType), f.regs,
+                                  ValueRange{index(r + e)});
+        }
+        continue;
+      }
+      SmallVector<Value> elements = storedElements(r, w);
+      emitPredicatedVectorStore(b, l, whole, address, offset, elements);
+      for (int64_t e = 0; e < w; ++e) {
         Value in = arith::AndIOp::create(
             b, l, partial, elementInside(layout.regOffset(r + e), 0));
-        Value x =
-            emitPredicatedLoad(b, l, in, address, offset + e * eltBytes, gType);
-        Value pick = arith::SelectOp::create(b, l, whole, vec[e], x);
-        memref::StoreOp::create(b, l, convert(b, l, pick, fType), f.regs,
-                                ValueRange{index(r + e)});
+        emitPredicatedStore(b, l, in, address, offset + e * eltBytes,
+                            elements[e]);
       }
-      continue;
     }
-    SmallVector<Value> elements = storedElements(r, v);
-    emitPredicatedVectorStore(b, l, whole, address, offset, elements);
-    for (int64_t e = 0; e < v; ++e) {
-      Value in = arith::AndIOp::create(
-          b, l, partial, elementInside(layout.regOffset(r + e), 0));
-      emitPredicatedStore(b, l, in, address, offset + e * eltBytes,
-                          elements[e]);
-    }
+  };
+  // Vector accesses are 4 to 16 bytes (PredicatedAccess.h); the insertion
+  // point goes back after the fast path's split when fastPathGuard ends.
+  for (int64_t w = v; w > 1 && w * eltBytes >= 4; w /= 2) {
+    Value ok = w == v ? aligned : alignedTo(w);
+    auto split = scf::IfOp::create(b, l, ok, /*withElseRegion=*/true);
+    b.setInsertionPoint(split.thenYield());
+    maskedGroups(w);
+    b.setInsertionPoint(split.elseYield());
   }
+  scalarAccesses();
   return success();
 }
 

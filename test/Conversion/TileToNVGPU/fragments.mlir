@@ -85,6 +85,48 @@ tile.kernel @row(%X: memref<?x?xf16>, %Y: memref<?x?xf16>) grid [%X[0] / 1] thre
 
 // -----
 
+// Four rows per tile: every row must start aligned, so the row stride joins
+// the tile's first element in one value whose low bits are tested. Rows of
+// 500 halves start on multiples of 4, not 8: the edge path takes the widest
+// vector the alignment allows, chosen once per block (8, 4, 2 elements,
+// then one by one), so such rows keep 8-byte accesses.
+// CHECK-LABEL: gpu.func @rows
+// CHECK: %{{.*}}, %{{.*}}, %{{.*}}:2, %[[STR:.*]]:2 = memref.extract_strided_metadata
+// CHECK: %[[BITS:.*]] = arith.ori %{{.*}}, %[[STR]]#0 : index
+// CHECK: %[[R8:.*]] = arith.andi %[[BITS]], %c7 : index
+// CHECK: %[[A8:.*]] = arith.cmpi eq, %[[R8]], %c0{{.*}} : index
+// CHECK: scf.if
+// CHECK-COUNT-2: vector.load {{.*}} vector<8xf16>
+// CHECK: } else {
+// CHECK: scf.if %[[A8]] {
+// CHECK-COUNT-2: ld.global.v4.b32
+// CHECK: } else {
+// CHECK: %[[R4:.*]] = arith.andi %[[BITS]], %c3{{.*}} : index
+// CHECK: %[[A4:.*]] = arith.cmpi eq, %[[R4]], %c0{{.*}} : index
+// CHECK: scf.if %[[A4]] {
+// CHECK-COUNT-4: ld.global.v2.b32
+// CHECK: } else {
+// CHECK: %[[R2:.*]] = arith.andi %[[BITS]], %c1{{.*}} : index
+// CHECK: %[[A2:.*]] = arith.cmpi eq, %[[R2]], %c0{{.*}} : index
+// CHECK: scf.if %[[A2]] {
+// CHECK-COUNT-8: ld.global.b32
+// CHECK: } else {
+// CHECK-NOT: ld.global.{{v|b32}}
+// CHECK-COUNT-16: ld.global.b16
+// CHECK-NOT: ld.global
+// CHECK: vector.store {{.*}} vector<8xf16>
+tile.kernel @rows(%X: memref<?x?xf16>, %Y: memref<?x?xf16>) grid [%X[0] / 4] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %b = tile.block_id x
+  %r = arith.muli %b, %c4 : index
+  %x = tile.alloc_fragment : !tile.fragment<4x512xf32>
+  tile.copy %X[%r, %c0] -> %x : memref<?x?xf16> -> !tile.fragment<4x512xf32>
+  tile.copy %x -> %Y[%r, %c0] : !tile.fragment<4x512xf32> -> memref<?x?xf16>
+}
+
+// -----
+
 // A row sum of the wgmma accumulator needs no shared memory: each row lives
 // in one quad of lanes (xor 1, 2). Accumulating (no `clear`) adds the old
 // value. tile.index gives the element's column for a mask.
@@ -144,11 +186,13 @@ tile.kernel @bf16_to_f16(%X: memref<?x?xbf16>, %Y: memref<?x?xf16>) grid [1] thr
 // CHECK-LABEL: gpu.func @epilogue
 // CHECK-COUNT-32: "tanh.approx.f32 $0, $1;"
 // CHECK: %{{.*}}, %{{.*}}, %{{.*}}:2, %[[STR:.*]]:2 = memref.extract_strided_metadata
-// CHECK: arith.andi %[[STR]]#0, %c1{{.*}} : index
+// CHECK: %[[BITS:.*]] = arith.ori %{{.*}}, %[[STR]]#0 : index
+// CHECK: arith.andi %[[BITS]], %c1{{.*}} : index
 // CHECK: scf.if
 // CHECK-COUNT-16: vector.store {{.*}} vector<2xf16>
 // CHECK: } else {
 // CHECK-NOT: vector.store
+// CHECK: "@$0 st.global.b32 [$1], $2;", "b,l,r"
 // CHECK: "@$0 st.global.b16 [$1], $2;", "b,l,h"
 // CHECK: "@$0 st.global.b16 [$1+2], $2;", "b,l,h"
 tile.kernel @epilogue(%A: memref<?x?xf16>, %C: memref<?x?xf16>) grid [1] threads 128 {

@@ -41,18 +41,28 @@
 
 // Drain, then the epilogue: inside the matrix, pairs of adjacent columns
 // are stored as one 8-byte vector when the row stride allows; at its edges,
-// each element is a predicated store (no branch), the eight rows below the
-// thread's first one from a second address register.
+// a pair wholly inside is still one predicated vector store and each element
+// of a pair that straddles the edge a predicated store (no branch), the
+// eight rows below the thread's first one from a second address register.
+// An odd row stride (pairs not 8-byte aligned) stores element by element.
 // CHECK: llvm.inline_asm has_side_effects asm_dialect = att "wgmma.wait_group.sync.aligned 0;"
-// CHECK: memref.extract_strided_metadata
+// CHECK: %{{.*}}, %{{.*}}, %{{.*}}:2, %[[STR:.*]]:2 = memref.extract_strided_metadata
+// CHECK: %[[BITS:.*]] = arith.ori %{{.*}}, %[[STR]]#0 : index
+// CHECK: %[[ODD:.*]] = arith.andi %[[BITS]], %c1{{.*}} : index
+// CHECK: %[[PAIRS:.*]] = arith.cmpi eq, %[[ODD]], %c0{{.*}} : index
 // CHECK: scf.if
 // CHECK: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {alignment = 8 : i64} : memref<?x?xf32, strided<[?, 1]>, #gpu.address_space<global>>, vector<2xf32>
 // CHECK: } else {
-// CHECK-NOT: scf.if
+// CHECK: scf.if %[[PAIRS]] {
+// CHECK: "@$0 st.global.v2.b32 [$1], {$2, $3};", "b,l,r,r"
 // CHECK: "@$0 st.global.b32 [$1], $2;", "b,l,r"
 // CHECK: "@$0 st.global.b32 [$1+4], $2;", "b,l,r"
 // CHECK: %[[ROW8:.*]] = llvm.getelementptr
-// CHECK: "@$0 st.global.b32 [$1], $2;", "b,l,r" %{{.*}}, %[[ROW8]]
+// CHECK: "@$0 st.global.v2.b32 [$1], {$2, $3};", "b,l,r,r" %{{.*}}, %[[ROW8]]
+// CHECK: } else {
+// CHECK-NOT: st.global.v2
+// CHECK: "@$0 st.global.b32 [$1], $2;", "b,l,r"
+// CHECK: "@$0 st.global.b32 [$1+4], $2;", "b,l,r"
 // CHECK: gpu.return
 tile.kernel @gemm(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>)
     grid [%C[1] / 64, %C[0] / 64] threads 128 {
