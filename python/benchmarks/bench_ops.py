@@ -58,18 +58,24 @@ def main() -> int:
                    help="also time the tuned configuration of each shape")
     p.add_argument("--cache-dir", help="the tuning cache (default: tile-tune's)")
     p.add_argument("--write-rules", metavar="FILE",
-                   help="write rules regenerated from the tuned results")
+                   help="write rules regenerated from the tuned results "
+                        "(needs --cache-dir: the gemm model is fitted to "
+                        "every candidate's time there)")
     p.add_argument("--json", metavar="FILE", help="also write the results")
     args = p.parse_args()
+    if args.write_rules and not (args.tune and args.cache_dir):
+        p.error("--write-rules needs --tune and --cache-dir")
     bench = c.Bench(args)
     torch = c.torch()
     import tile_mlir.dispatch as dispatch
     import tile_mlir.ops as ops
+    from tile_mlir.tune import candidate_times
     ops.use_tuning_cache = False
     dtype = c.torch_dtype(args.dtype)
     bench.banner(f"tile_mlir.ops sweep, {args.dtype}: untuned (the dispatch "
                  f"rules) against torch{' and tuned' if args.tune else ''}")
     results, tuned_configs = [], {"softmax": [], "gemm": []}
+    gemm_timings = {}  # shape -> {config: ms} of every timed candidate
 
     def tuned(op, kernel_file, kernel, shape, params):
         r = bench.tm.tune(c.REPO / "kernels" / kernel_file, kernel, op, shape,
@@ -145,6 +151,9 @@ def main() -> int:
                 row["tuned_rel_err"] = c.rel_fro(out2, ref)
                 row["tuned_config"] = r.config
                 tuned_configs["gemm"].append(((m, n, k), r.bindings))
+                if args.write_rules:
+                    gemm_timings[(m, n, k)] = candidate_times(
+                        r, args.cache_dir)
                 fns.append(lambda: tk.launch(a, b, out2))
             ms = bench.time_in_turns(fns)
             row.update(untuned_ms=ms[0], torch_ms=ms[1])
@@ -167,8 +176,14 @@ def main() -> int:
         for op, pairs in tuned_configs.items():
             if pairs:
                 rules[op] = dispatch.rules_from_tuned(op, pairs)
+        if gemm_timings:
+            rules["gemm_sms"] = torch.cuda.get_device_properties(
+                args.device).multi_processor_count
+            rules["gemm_model"] = dispatch.fit_gemm_model(
+                gemm_timings, (r["params"] for r in rules["gemm"]),
+                rules["gemm_sms"])
         rules["source"] = "bench_ops.py --tune --write-rules"
-        Path(args.write_rules).write_text(json.dumps(rules, indent=1) + "\n")
+        Path(args.write_rules).write_text(dispatch.dump_rules(rules))
     bench.close()
     return 1 if failed else 0
 

@@ -7,9 +7,15 @@ dispatch_rules.json choose by shape class:
 
 - softmax: the first rule whose ``max_n`` (null: unbounded) holds the row
   length;
-- gemm and gemm + bias + GELU: the first rule whose ``min_tiles`` the
-  problem reaches, counting output tiles of that rule's own BM x BN (a
-  problem too small to fill the GPU with large tiles takes smaller ones);
+- gemm and gemm + bias + GELU: for a tuned problem (a rule's ``shape``,
+  sides below 64 counted as 64), the configuration tuned for it; for any
+  other, the nearest tuned problem's (gemm_distance), unless
+  ``gemm_model`` predicts another configuration clearly faster. The
+  model of a configuration is linear in features of the problem under
+  its tiling (waves of CTAs over the GPU's SMs, k-steps per wave, the
+  bytes the tiles read), fitted to the times every candidate took on
+  every tuned problem: 3072^3 and 2048 x 512 x 8192, whose nearest tuned
+  shapes' tilings fill the GPU badly there, get tilings that fill it.
 - attention: the kernel's defaults, with D and CAUSAL from the problem.
 
 The rules are data, regenerated from tuned results by rules_from_tuned
@@ -37,6 +43,20 @@ def load_rules(path: str | Path | None = None) -> dict:
     return rules
 
 
+def dump_rules(rules: Mapping) -> str:
+    """`rules` as dispatch_rules.json holds them: one line per rule."""
+    lines = ["{"]
+    items = list(rules.items())
+    for i, (key, value) in enumerate(items):
+        end = "," if i + 1 < len(items) else ""
+        if isinstance(value, list):
+            body = ",\n".join("  " + json.dumps(r) for r in value)
+            lines.append(f" {json.dumps(key)}: [\n{body}\n ]{end}")
+        else:
+            lines.append(f" {json.dumps(key)}: {json.dumps(value)}{end}")
+    return "\n".join(lines) + "\n}\n"
+
+
 def _type_binding(dtype: str) -> dict:
     if dtype not in ("f16", "bf16"):
         raise ValueError(f"tile_mlir.ops supports f16 and bf16, got {dtype}")
@@ -60,16 +80,154 @@ def gemm_tiles(m: int, n: int, bm: int, bn: int) -> int:
     return math.ceil(m / bm) * math.ceil(n / bn)
 
 
+GEMM_MIN_SIDE = 64
+
+
+def gemm_distance(a: Iterable[int], b: Iterable[int]) -> float:
+    """How far apart two M x N x K problems are for choosing a
+    configuration: the sum of |log2| of the ratios of their sides, each
+    clamped at GEMM_MIN_SIDE."""
+    return sum(abs(math.log2(max(x, GEMM_MIN_SIDE) / max(y, GEMM_MIN_SIDE)))
+               for x, y in zip(a, b))
+
+
+# The model overrules the nearest tuned shape's configuration only where it
+# predicts that one this much slower than its own choice: its errors are
+# about that size, and within them the measured neighbour is the better
+# guess (leave-one-out over the tuned shapes: no shape above 512^3 below
+# 0.85 of its tuned time, against three at a margin of 0 or 0.2).
+GEMM_MODEL_MARGIN = 0.10
+GEMM_SMEM_PER_SM = 233472  # bytes of shared memory per SM (sm_90)
+GEMM_THREADS_PER_SM = 2048
+
+
+def gemm_features(m: int, n: int, k: int, params: Mapping,
+                  sms: int) -> list[float]:
+    """What gemm_model's times are linear in, for an M x N x K problem
+    under the tiling of `params` on a GPU of `sms` SMs: a constant, waves
+    times k-steps, waves (the epilogues), and the gigabytes the tiles
+    read. A wave is as many CTAs as fit on every SM at once, by shared
+    memory (the ring and the staged C tile, 16-bit elements) and
+    threads."""
+    bm, bn, bk = params["BM"], params["BN"], params["BK"]
+    smem = (bm + bn) * bk * 2 * params["STAGES"]
+    if params.get("TMA_STORE"):
+        smem += bm * bn * 2
+    per_sm = max(1, min(GEMM_SMEM_PER_SM // smem,
+                        GEMM_THREADS_PER_SM // params["THREADS"], 2))
+    tiles = gemm_tiles(m, n, bm, bn)
+    waves = math.ceil(tiles / (sms * per_sm))
+    return [1.0, waves * math.ceil(k / bk), float(waves),
+            tiles * (bm + bn) * k * 2 / 1e9]
+
+
+def gemm_predict(m: int, n: int, k: int, entry: Mapping, sms: int) -> float:
+    """gemm_model's time (ms) for the configuration of `entry`."""
+    return sum(c * f for c, f in zip(entry["coef"],
+                                     gemm_features(m, n, k, entry["params"],
+                                                   sms)))
+
+
+def _raw_distance(a: Iterable[int], b: Iterable[int]) -> float:
+    return sum(abs(math.log2(x / y)) for x, y in zip(a, b))
+
+
 def gemm_config(m: int, n: int, k: int, dtype: str,
                 rules: Mapping | None = None) -> dict:
     """The bindings of kernels/gemm.mlir's `gemm` (and gemm_bias_gelu's)
-    for an M x N x K problem with `dtype` inputs."""
-    for rule in (rules or load_rules())["gemm"]:
-        p = rule["params"]
-        if gemm_tiles(m, n, p["BM"], p["BN"]) >= rule["min_tiles"]:
-            return {**p, **_type_binding(dtype)}
-    raise ValueError(f"no gemm rule takes {m}x{n}x{k} (the last rule "
-                     f"should have min_tiles 0)")
+    for an M x N x K problem with `dtype` inputs: a tuned problem's own;
+    else the nearest rule's (gemm_distance; of rules equally near, the
+    nearest by unclamped sides, then the first), unless gemm_model
+    predicts it GEMM_MODEL_MARGIN slower than its own fastest."""
+    if min(m, n, k) < 1:
+        raise ValueError(f"gemm needs every side at least 1, got "
+                         f"{m}x{n}x{k}")
+    rules = rules or load_rules()
+    table = rules["gemm"]
+    if not table:
+        raise ValueError("there are no gemm rules")
+    shape = (m, n, k)
+    near = min(table, key=lambda r: (gemm_distance(shape, r["shape"]),
+                                     _raw_distance(shape, r["shape"])))
+    chosen = near["params"]
+    model = rules.get("gemm_model")
+    if model and gemm_distance(shape, near["shape"]) > 0:
+        sms = rules["gemm_sms"]
+        best = min(model, key=lambda e: gemm_predict(m, n, k, e, sms))
+        mine = [e for e in model if e["params"] == near["params"]]
+        if not mine or (gemm_predict(m, n, k, mine[0], sms) >
+                        (1 + GEMM_MODEL_MARGIN) *
+                        gemm_predict(m, n, k, best, sms)):
+            chosen = best["params"]
+    return {**chosen, **_type_binding(dtype)}
+
+
+def _solve(a: list[list[float]], b: list[float]) -> list[float]:
+    """x with a x = b (Gaussian elimination, partial pivoting)."""
+    n = len(b)
+    m = [row[:] + [v] for row, v in zip(a, b)]
+    for c in range(n):
+        p = max(range(c, n), key=lambda r: abs(m[r][c]))
+        m[c], m[p] = m[p], m[c]
+        if abs(m[c][c]) < 1e-300:
+            continue
+        for r in range(n):
+            if r != c:
+                f = m[r][c] / m[c][c]
+                m[r] = [x - f * y for x, y in zip(m[r], m[c])]
+    return [m[i][n] / m[i][i] if abs(m[i][i]) > 1e-300 else 0.0
+            for i in range(n)]
+
+
+def fit_gemm_model(timings: Mapping[tuple[int, int, int], Mapping[str, float]],
+                   configs: Iterable[Mapping], sms: int) -> list[dict]:
+    """gemm_model entries for `configs` (parameter bindings) from
+    `timings`: per tuned problem, the ms of each candidate by its config
+    string ("BK=64 BM=128 ..."); one entry per distinct configuration.
+    Least squares on relative error (_fit), over the problems where the
+    configuration was timed."""
+    out, seen = [], set()
+    for params in configs:
+        name = config_string(params)
+        if name in seen:
+            continue
+        seen.add(name)
+        rows = [(gemm_features(*shape, params, sms), times[name])
+                for shape, times in timings.items() if name in times]
+        if rows:
+            out.append({"params": dict(params),
+                        "coef": [float(f"{c:.6g}") for c in _fit(rows)]})
+    return out
+
+
+def _fit(rows: list[tuple[list[float], float]]) -> list[float]:
+    """Coefficients c >= 0 minimising sum(((c . f) / t - 1)^2) over
+    (f, t) rows: least squares, dropping the most negative coefficient's
+    feature until none is negative (times do not fall as work grows)."""
+    n = len(rows[0][0])
+    active = list(range(n))
+    while True:
+        ata = [[sum(f[i] * f[j] / (t * t) for f, t in rows) for j in active]
+               for i in active]
+        atb = [sum(f[i] / t for f, t in rows) for i in active]
+        for i in range(len(active)):
+            ata[i][i] += 1e-9 * (ata[i][i] or 1.0)
+        sol = _solve(ata, atb)
+        worst = min(range(len(active)), key=lambda i: sol[i])
+        if sol[worst] >= 0 or len(active) == 1:
+            coef = [0.0] * n
+            for i, c in zip(active, sol):
+                coef[i] = max(c, 0.0)
+            return coef
+        del active[worst]
+
+
+def config_string(params: Mapping) -> str:
+    """Bindings as the tuner spells a configuration: sorted NAME=value,
+    booleans as true/false."""
+    def text(v):
+        return ("true" if v else "false") if isinstance(v, bool) else str(v)
+    return " ".join(f"{k}={text(v)}" for k, v in sorted(params.items()))
 
 
 def attention_config(d: int, causal: bool, dtype: str,
@@ -90,10 +248,9 @@ def rules_from_tuned(op: str, tuned: Iterable[tuple[tuple[int, ...], dict]],
 
     softmax: one rule per tuned row length, in increasing order, bounded
     by it (the last unbounded), taking the configuration tuned for the
-    largest problem of that length; gemm: one rule per tuned problem, its
-    min_tiles the tile count of its own configuration there, the largest
-    first (the last takes min_tiles 0). Type bindings are dropped (the
-    caller's dtype binds T)."""
+    largest problem of that length; gemm: one rule per tuned problem (the
+    last tuned of a repeated one), in increasing order of shape. Type
+    bindings are dropped (the caller's dtype binds T)."""
     def strip(p):
         return {k: v for k, v in p.items() if k not in ("T", "TC")}
     tuned = list(tuned)
@@ -107,19 +264,7 @@ def rules_from_tuned(op: str, tuned: Iterable[tuple[tuple[int, ...], dict]],
             out[-1]["max_n"] = None
         return out
     if op == "gemm":
-        out = []
-        for (m, n, _k), params in tuned:
-            p = strip(params)
-            out.append({"min_tiles": gemm_tiles(m, n, p["BM"], p["BN"]),
-                        "params": p})
-        out.sort(key=lambda r: -r["min_tiles"])
-        seen, unique = set(), []
-        for r in out:  # one rule per configuration: its largest problem
-            key = json.dumps(r["params"], sort_keys=True)
-            if key not in seen:
-                seen.add(key)
-                unique.append(r)
-        if unique:
-            unique[-1]["min_tiles"] = 0
-        return unique
+        best_g = {tuple(shape): strip(params) for shape, params in tuned}
+        return [{"shape": list(shape), "params": p}
+                for shape, p in sorted(best_g.items())]
     raise ValueError(f"rules are regenerated for softmax and gemm, not {op}")

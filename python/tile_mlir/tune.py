@@ -24,6 +24,7 @@ The tuner, its cache and its key are tile-tune's (docs/Tuning.md).
 from __future__ import annotations
 
 import ctypes
+import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -61,6 +62,19 @@ class TuneResult:
             out[name] = (value == "true" if value in ("true", "false")
                          else int(value))
         return out
+
+
+def candidate_times(result: TuneResult,
+                    cache_dir: str | os.PathLike) -> dict[str, float]:
+    """The time (ms) of every candidate that tuning `result` timed, by
+    configuration, from its record in the tuning cache `cache_dir`
+    (first-pass times of the candidates stopped early included): what
+    the dispatch rules' gemm model is fitted to."""
+    path = (Path(cache_dir) / "v1" / "tune" / result.key[:2] /
+            f"{result.key}.json")
+    record = json.loads(path.read_text())["record"]
+    return {c["config"]: c["ms"] for c in record["candidates"]
+            if "ms" in c and c.get("verdict") in ("measured", "early-stop")}
 
 
 def _strings(items) -> tuple[ctypes.Array, int, list[bytes]]:
