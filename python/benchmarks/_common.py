@@ -13,7 +13,6 @@ torch is imported lazily so that ``--help`` works without it.
 from __future__ import annotations
 
 import argparse
-import statistics
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -24,7 +23,10 @@ import _profile
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "python"))
 
-L2_FLUSH_BYTES = 256 << 20
+# The timing protocol and the check are the package's (tile_mlir.timing),
+# which tile_mlir.autotune times and checks candidates with too.
+from tile_mlir import timing  # noqa: E402
+from tile_mlir.timing import rel_fro  # noqa: E402,F401
 
 
 def parser(description: str, kernel_file: str) -> argparse.ArgumentParser:
@@ -104,8 +106,7 @@ class Bench:
         t.backends.cuda.matmul.allow_tf32 = False
         t.backends.cudnn.allow_tf32 = False
         self.rt = tile_mlir.Runtime(self.device)
-        self.flush_buf = None if args.no_flush else t.empty(
-            L2_FLUSH_BYTES, dtype=t.uint8, device="cuda")
+        self._flush = None if args.no_flush else timing.l2_flush()
         self._compiled: dict[str, object] = {}
         self._modules: dict[str, object] = {}
 
@@ -160,8 +161,8 @@ class Bench:
     # -- Timing ----------------------------------------------------------- #
 
     def flush(self) -> None:
-        if self.flush_buf is not None:
-            self.flush_buf.fill_(1)
+        if self._flush is not None:
+            self._flush()
 
     def time_ms(self, fn) -> float:
         """Median milliseconds of `fn()` on the current stream: warm-up
@@ -170,33 +171,11 @@ class Bench:
         return self.time_in_turns([fn])[0]
 
     def time_in_turns(self, fns) -> list[float]:
-        """Median milliseconds of each of `fns`, timed in turns: warm-up
-        runs of each, then `iters` rounds that run each once (the first of
-        a round rotating), each run after an untimed L2 flush and bracketed
-        by CUDA events. A GPU under load drifts (clocks, temperature,
-        power) by more than close kernels differ; runs that take turns meet
-        the same conditions."""
-        t = torch()
-        for _ in range(self.args.warmup):
-            for fn in fns:
-                self.flush()
-                fn()
-        t.cuda.synchronize()
-        n, iters = len(fns), self.args.iters
-        events = [[(t.cuda.Event(enable_timing=True),
-                    t.cuda.Event(enable_timing=True))
-                   for _ in range(iters)] for _ in fns]
-        for r in range(iters):
-            for j in range(n):
-                k = (j + r) % n
-                start, end = events[k][r]
-                self.flush()
-                start.record()
-                fns[k]()
-                end.record()
-        t.cuda.synchronize()
-        return [statistics.median(s.elapsed_time(e) for s, e in mine)
-                for mine in events]
+        """Median milliseconds of each of `fns`, timed in turns
+        (tile_mlir.timing.time_in_turns) with `--warmup`, `--iters` and the
+        L2 flush unless `--no-flush`."""
+        return timing.time_in_turns(fns, self.args.warmup, self.args.iters,
+                                    self._flush)
 
     def def_over_tuned(self, default_run, tuned_run) -> float | None:
         """The default's time over the tuned one's, both timed in turns
@@ -226,12 +205,6 @@ def sm_clock(device: int) -> str:
         return f"nvidia-smi failed: {out.stderr.strip() or out.returncode}"
     except (OSError, subprocess.TimeoutExpired) as e:
         return f"nvidia-smi unavailable ({e})"
-
-
-def rel_fro(out, ref) -> float:
-    """Relative Frobenius-norm error of `out` against `ref`, in fp32."""
-    ref = ref.float()
-    return ((out.float() - ref).norm() / ref.norm()).item()
 
 
 def verdict(err: float, tol: float) -> str:
