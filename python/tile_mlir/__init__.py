@@ -8,6 +8,10 @@
         gemm = rt.load(compiled).kernel("gemm_f16")
         gemm.launch(a, b, c)          # torch CUDA tensors, on torch's stream
 
+    # Any parametric kernel, tuned on the caller's tensors (docs/Tuning.md):
+    r = tile_mlir.autotune("my.mlir", "my_kernel", x, y, reference=ref)
+    r.kernel.launch(x, y)
+
 Only the standard library is required; torch is used when passed.
 """
 
@@ -28,6 +32,9 @@ from .runtime import (DeviceBuffer, DeviceInfo, Event, Kernel,
 from .inspection import (InstructionMix, count_instructions, disassemble,
                          find_disassembler)
 from .tune import TuneError, TuneResult, tune, tuned_kernel
+from .autotune import (AutotuneError, AutotuneResult, AutotuneWarning,
+                       Candidate, Space, TorchRunner, autotune,
+                       autotune_key, enumerate_space)
 from .torch_library import OpSignature, OpSignatureError, op_signature, torch_op
 
 __all__ = [
@@ -45,6 +52,9 @@ __all__ = [
     "torch_op", "op_signature", "OpSignature", "OpSignatureError",
     # Tuning.
     "tune", "tuned_kernel", "TuneResult", "TuneError",
+    # Tuning any kernel on the caller's tensors.
+    "autotune", "autotune_key", "enumerate_space", "AutotuneResult",
+    "AutotuneError", "AutotuneWarning", "Candidate", "Space", "TorchRunner",
     # Where the libraries are looked for, and which were loaded.
     "library_dirs", "loaded_libraries",
     # Errors.

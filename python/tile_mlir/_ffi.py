@@ -195,6 +195,38 @@ class MlirTileInstructionMix(Structure):
     _fields_ = [(name, ctypes.c_int64) for name in INSTRUCTION_MIX_FIELDS]
 
 
+# include/tile-c/Tune.h
+class MlirTileCandidate(Structure):
+    _fields_ = [("config", MlirStringRef), ("status", c_int),
+                ("statusName", MlirStringRef), ("message", MlirStringRef),
+                ("sharedBytes", c_int64), ("threads", c_int64)]
+
+
+class MlirTileTuningLimits(Structure):
+    _fields_ = [("sharedBytes", c_int64), ("threads", c_int64)]
+
+
+MlirTileCandidateCallback = CFUNCTYPE(None, POINTER(MlirTileCandidate),
+                                      c_void_p)
+
+
+# include/tile-c/Cache.h
+class MlirTileCacheComponent(Structure):
+    _fields_ = [("name", MlirStringRef), ("value", MlirStringRef)]
+
+
+class MlirTileCacheBlob(Structure):
+    _fields_ = [("name", MlirStringRef), ("data", MlirStringRef)]
+
+
+MlirTileCacheBlobCallback = CFUNCTYPE(None, MlirStringRef, MlirStringRef,
+                                      c_void_p)
+
+# enum MlirTileCacheResult
+MLIR_TILE_CACHE_MISS = 0
+MLIR_TILE_CACHE_HIT = 1
+MLIR_TILE_CACHE_CORRUPT = 2
+
 _CAPI = [
     ("mlirContextCreate", MlirContext, []),
     ("mlirContextDestroy", None, [MlirContext]),
@@ -223,6 +255,29 @@ _CAPI = [
      [POINTER(MlirTileCompileOptions)]),
     ("mlirTileCompile", MlirLogicalResult,
      [MlirModule, POINTER(MlirTileCompileOptions), MlirStringCallback,
+      MlirStringCallback, c_void_p]),
+    ("mlirTileCompileCached", MlirLogicalResult,
+     [MlirModule, POINTER(MlirTileCompileOptions), c_char_p,
+      MlirStringCallback, MlirStringCallback, c_void_p,
+      POINTER(ctypes.c_bool)]),
+    ("mlirTileEnumerateCandidates", MlirLogicalResult,
+     [MlirModule, MlirStringRef, POINTER(MlirTileCompileOptions),
+      POINTER(c_char_p), c_size_t, MlirStringRef,
+      POINTER(MlirTileTuningLimits), MlirStringCallback,
+      MlirTileCandidateCallback, c_void_p]),
+    ("mlirTileCacheGetDefaultDirectory", None,
+     [MlirStringCallback, c_void_p]),
+    ("mlirTileCacheGetCompilerBuildId", None, [MlirStringCallback, c_void_p]),
+    ("mlirTileCacheComputeKey", None,
+     [MlirStringRef, POINTER(MlirTileCacheComponent), c_size_t,
+      MlirStringCallback, c_void_p]),
+    ("mlirTileCacheStore", MlirLogicalResult,
+     [MlirStringRef, MlirStringRef, POINTER(MlirTileCacheComponent),
+      c_size_t, MlirStringRef, POINTER(MlirTileCacheBlob), c_size_t,
+      MlirStringCallback, c_void_p]),
+    ("mlirTileCacheLoad", c_int,
+     [MlirStringRef, MlirStringRef, POINTER(MlirTileCacheComponent),
+      c_size_t, MlirStringCallback, MlirTileCacheBlobCallback,
       MlirStringCallback, c_void_p]),
     ("mlirTileEstimateResources", MlirLogicalResult,
      [MlirModule, POINTER(MlirTileCompileOptions), MlirStringCallback,

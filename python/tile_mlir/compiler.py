@@ -259,6 +259,13 @@ def _source(source) -> tuple[bytes | None, Path | None]:
     return source.encode(), None
 
 
+def binding_text(value) -> str:
+    """A binding's value as the C API spells it: true/false, 128, f16."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
 def _c_strings(values) -> "ctypes.Array":
     return (ctypes.c_char_p * len(values))(*[v.encode() for v in values])
 
@@ -310,9 +317,8 @@ def _options(lib, chip, features, opt_level, fmt, params, kernels):
     options.features = features.encode()
     options.optLevel = int(opt_level)
     options.format = _FORMATS[fmt]
-    bindings = _c_strings([
-        f"{k}={str(v).lower() if isinstance(v, bool) else v}"
-        for k, v in (params or {}).items()])
+    bindings = _c_strings([f"{k}={binding_text(v)}"
+                           for k, v in (params or {}).items()])
     selected = _c_strings(list(kernels or []))
     options.bindings = bindings
     options.numBindings = len(bindings)
@@ -323,13 +329,16 @@ def _options(lib, chip, features, opt_level, fmt, params, kernels):
 
 def compile(source, chip: str = "sm_90a", features: str = "+ptx80",
             opt_level: int = 2, fmt: str = "cubin", params=None,
-            kernels=None) -> Compiled:
+            kernels=None, cache_dir: str | os.PathLike | None = None
+            ) -> Compiled:
     """Compiles every ``tile.kernel`` of a module to a cubin or PTX.
 
     `params` binds the parameters of parametric kernels (a mapping of
     names to ints, bools or type names such as ``"bf16"``); `kernels`, a
     list of kernel or instance names, compiles only those. A binding that
-    a kernel refuses raises CompileError naming the parameter.
+    a kernel refuses raises CompileError naming the parameter. With
+    `cache_dir`, through the compile cache in that directory
+    (mlirTileCompileCached, docs/Tuning.md): a hit compiles nothing.
 
     `source` is MLIR text (str or bytes) or the path of a .mlir file (a
     ``os.PathLike``, or a one-line str). Diagnostics are captured: a module
@@ -356,8 +365,13 @@ def compile(source, chip: str = "sm_90a", features: str = "+ptx80",
             lambda ref, _: binary.append(_ffi.string_ref_bytes(ref)))
         on_info = _ffi.MlirStringCallback(
             lambda ref, _: info.append(_ffi.string_ref_bytes(ref)))
-        result = lib.mlirTileCompile(module, ctypes.byref(options),
-                                     on_binary, on_info, None)
+        if cache_dir is None:
+            result = lib.mlirTileCompile(module, ctypes.byref(options),
+                                         on_binary, on_info, None)
+        else:
+            result = lib.mlirTileCompileCached(
+                module, ctypes.byref(options), os.fsencode(cache_dir),
+                on_binary, on_info, None, None)
         if not result.value:
             raise CompileError(f"cannot compile {what} for {chip}",
                                diags.all() or

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Mapping, Sequence
 
 from . import _ffi
-from .compiler import Compiled, compile as _compile
+from .compiler import Compiled, binding_text, compile as _compile
 from .errors import TileError
 
 OPS = ("gemm", "gemm_bias_gelu", "softmax", "attention")
@@ -56,12 +56,30 @@ class TuneResult:
     @property
     def bindings(self) -> dict[str, int | bool]:
         """The configuration as parameter bindings."""
-        out: dict[str, int | bool] = {}
-        for item in self.config.split():
-            name, _, value = item.partition("=")
-            out[name] = (value == "true" if value in ("true", "false")
-                         else int(value))
-        return out
+        return config_bindings(self.config)
+
+
+def config_bindings(config: str) -> dict[str, int | bool | str]:
+    """A configuration's text ("BM=128 TMA_STORE=true") as bindings: ints,
+    bools, and type names as strings."""
+    out: dict[str, int | bool | str] = {}
+    for item in config.split():
+        name, _, value = item.partition("=")
+        if value in ("true", "false"):
+            out[name] = value == "true"
+        else:
+            try:
+                out[name] = int(value)
+            except ValueError:
+                out[name] = value
+    return out
+
+
+def axis_texts(space: Mapping[str, Sequence[object]] | None) -> list[str]:
+    """A space override (name -> values) as the C API's axes,
+    ``NAME=V1,V2``."""
+    return [f"{k}=" + ",".join(binding_text(v) for v in vs)
+            for k, vs in (space or {}).items()]
 
 
 def candidate_times(result: TuneResult,
@@ -126,14 +144,9 @@ def tune(source: str | os.PathLike, kernel: str, op: str,
         o.m, o.n = int(shape[0]), int(shape[1])
         o.k = int(shape[2]) if want == 3 else 0
     o.gelu_erf = int(gelu == "erf")
-
-    def text(v):
-        return ("true" if v else "false") if isinstance(v, bool) else str(v)
-    bindings = [f"{k}={text(v)}" for k, v in (params or {}).items()]
-    axes = [f"{k}=" + ",".join(text(v) for v in vs)
-            for k, vs in (space or {}).items()]
+    bindings = [f"{k}={binding_text(v)}" for k, v in (params or {}).items()]
     o.params, o.nparams, keep_p = _strings(bindings)
-    o.axes, o.naxes, keep_a = _strings(axes)
+    o.axes, o.naxes, keep_a = _strings(axis_texts(space))
     cache = str(cache_dir).encode() if cache_dir is not None else None
     o.cache_dir = cache
     o.no_cache, o.retune = int(no_cache), int(retune)

@@ -1,0 +1,68 @@
+// RMSNorm over the rows of X, as a user would write one to tune it from
+// Python (autotune-host.test, autotune-gpu.test):
+//   Y[i, :] = X[i, :] * W / sqrt(mean(X[i, :]^2) + eps)
+// T in and out (f16 or bf16), f32 math. A block takes ROWS rows of at most
+// COLS columns (the contract `%X[1] <= COLS`), held in registers; the loads
+// past the row read zeros, so the sum of squares needs no mask.
+// `where` keeps a fragment at 32 values per thread at most. SKIP_W = true
+// leaves the weight out: a wrong variant that the tests add to the space
+// (space={"SKIP_W": [False, True]}) to see it rejected.
+module {
+  tile.kernel @rmsnorm(%X: memref<?x?x!tile.param<"T">>,
+      %W: memref<?x!tile.param<"T">>, %Y: memref<?x?x!tile.param<"T">>,
+      %eps: f32)
+      params {ROWS = 4, COLS = 1024, THREADS = 128, SKIP_W = false, T = f16}
+      space {ROWS = [1, 2, 4, 8], COLS = [256, 512, 1024, 2048, 4096],
+             THREADS = [64, 128, 256]}
+      where [32 * THREADS - ROWS * COLS >= 0]
+      grid [%X[0] / ROWS] threads THREADS
+      requires [%Y[0] == %X[0], %Y[1] == %X[1], %W[0] == %X[1],
+                %X[1] <= COLS] {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %one = arith.constant 1.0 : f32
+    %crows = tile.param "ROWS" : index
+    %ccols = tile.param "COLS" : index
+    %skip = tile.param "SKIP_W" : i1
+    %bx = tile.block_id x
+    %r0 = arith.muli %bx, %crows : index
+    %N = memref.dim %X, %c1 : memref<?x?x!tile.param<"T">>
+    %n32 = arith.index_cast %N : index to i32
+    %nf = arith.sitofp %n32 : i32 to f32
+    %invn = arith.divf %one, %nf : f32
+    %x = tile.alloc_fragment [%crows, %ccols] : !tile.fragment<?x?xf32>
+    %sq = tile.alloc_fragment [%crows, %ccols] : !tile.fragment<?x?xf32>
+    %w = tile.alloc_fragment [%ccols] : !tile.fragment<?xf32>
+    %s = tile.alloc_fragment [%crows] : !tile.fragment<?xf32>
+    tile.copy %X[%r0, %c0] -> %x : memref<?x?x!tile.param<"T">> -> !tile.fragment<?x?xf32>
+    tile.copy %W[%c0] -> %w : memref<?x!tile.param<"T">> -> !tile.fragment<?xf32>
+    tile.parallel ins(%x : !tile.fragment<?x?xf32>) outs(%sq : !tile.fragment<?x?xf32>)
+        attributes {indexing_maps = [affine_map<(i, j) -> (i, j)>,
+                                     affine_map<(i, j) -> (i, j)>]} {
+    ^bb0(%v: f32, %o: f32):
+      %r = arith.mulf %v, %v : f32
+      tile.yield %r : f32
+    }
+    tile.reduce sum %sq -> %s {dim = 1 : i64, clear} : !tile.fragment<?x?xf32> -> !tile.fragment<?xf32>
+    // s = 1 / sqrt(s / N + eps), once per row.
+    tile.parallel outs(%s : !tile.fragment<?xf32>) attributes {
+        indexing_maps = [affine_map<(i) -> (i)>]} {
+    ^bb0(%sum: f32):
+      %m = arith.mulf %sum, %invn : f32
+      %a = arith.addf %m, %eps : f32
+      %r = math.rsqrt %a : f32
+      tile.yield %r : f32
+    }
+    tile.parallel ins(%s, %w : !tile.fragment<?xf32>, !tile.fragment<?xf32>)
+        outs(%x : !tile.fragment<?x?xf32>) attributes {indexing_maps = [
+          affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (j)>,
+          affine_map<(i, j) -> (i, j)>]} {
+    ^bb0(%inv: f32, %wj: f32, %v: f32):
+      %g = arith.select %skip, %one, %wj : f32
+      %t = arith.mulf %v, %inv : f32
+      %u = arith.mulf %t, %g : f32
+      tile.yield %u : f32
+    }
+    tile.copy %x -> %Y[%r0, %c0] : !tile.fragment<?x?xf32> -> memref<?x?x!tile.param<"T">>
+  }
+}
