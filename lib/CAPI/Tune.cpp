@@ -133,6 +133,9 @@ MlirLogicalResult mlirTileEnumerateCandidates(
       }
     }
   }
+  if (!argShapes.empty())
+    if (std::string why = space->checkSignature(argShapes); !why.empty())
+      return fail(why);
   TuningLimits limits{getMaxSharedBytesSM90(), 1024};
   if (cLimits && cLimits->sharedBytes > 0)
     limits.sharedBytes = cLimits->sharedBytes;

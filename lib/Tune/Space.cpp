@@ -167,6 +167,72 @@ public:
 } // namespace
 
 std::string
+TuningSpace::checkSignature(ArrayRef<SmallVector<int64_t>> argShapes) const {
+  ArrayRef<Type> types = generic.getFunctionType().getInputs();
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  auto printKernel = [&] {
+    os << "kernel '" << name << "' takes (";
+    for (auto [i, type] : llvm::enumerate(types)) {
+      if (i)
+        os << ", ";
+      if (StringRef n = generic.getArgName(i); !n.empty())
+        os << n << ": ";
+      if (auto m = dyn_cast<MemRefType>(type)) {
+        llvm::interleave(
+            m.getShape(), os,
+            [&](int64_t d) {
+              if (ShapedType::isDynamic(d))
+                os << '?';
+              else
+                os << d;
+            },
+            "x");
+        if (m.getRank() == 0)
+          os << "0-d memref";
+      } else {
+        os << "scalar";
+      }
+    }
+    os << "); the problem gives (";
+    llvm::interleave(
+        argShapes, os,
+        [&](const SmallVector<int64_t> &shape) {
+          if (shape.empty())
+            os << "scalar";
+          else
+            llvm::interleave(shape, os, "x");
+        },
+        ", ");
+    os << ")";
+  };
+  if (argShapes.size() != types.size()) {
+    os << "the problem gives " << argShapes.size() << " arguments for "
+       << types.size() << ": ";
+    printKernel();
+    return s;
+  }
+  for (auto [i, type] : llvm::enumerate(types)) {
+    auto m = dyn_cast<MemRefType>(type);
+    int64_t rank = m ? m.getRank() : 0;
+    bool scalarGiven = argShapes[i].empty();
+    if (m ? (int64_t)argShapes[i].size() == rank : scalarGiven)
+      continue;
+    os << "argument " << i;
+    if (StringRef n = generic.getArgName(i); !n.empty())
+      os << " (" << n << ")";
+    os << " is " << (m ? ("a " + Twine(rank) + "-d memref").str() : "a scalar")
+       << ", given "
+       << (scalarGiven ? "a scalar"
+                       : ("a " + Twine(argShapes[i].size()) + "-d shape").str())
+       << ": ";
+    printKernel();
+    return s;
+  }
+  return "";
+}
+
+std::string
 TuningSpace::checkContracts(DictionaryAttr bindings,
                             ArrayRef<SmallVector<int64_t>> argShapes) const {
   std::optional<ArrayAttr> contracts = generic.getContracts();

@@ -189,6 +189,8 @@ error("unknown kernel", lambda: tm.autotune(
     src, "nope", *args_for(64, 1000), runtime=rt, runner=FakeRunner()))
 error("unknown parameter", lambda: tm.enumerate_space(
     src, "rmsnorm", space={"BOGUS": [1, 2]}))
+error("arguments of another kernel", lambda: tm.enumerate_space(
+    src, "rmsnorm", *args_for(64, 1000)[:2]))
 error("a type in the space", lambda: tm.enumerate_space(
     src, "rmsnorm", space={"T": ["f16", "bf16"]}))
 error("nothing fits", lambda: tm.autotune(

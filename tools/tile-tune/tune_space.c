@@ -120,7 +120,8 @@ int tune_space_enumerate(tune_space *s, const tune_request *r,
       (size_t)r->naxes, mlirStringRefCreateFromCString(shapes), &limits, NULL,
       add_candidate, &k);
   if (mlirLogicalResultIsFailure(ok))
-    return tool_fail("cannot tune '%s' of %s", r->kernel, r->mlir_path);
+    return tool_fail("cannot tune '%s' of %s on a %s problem", r->kernel,
+                     r->mlir_path, r->op);
   if (k.failed)
     return tool_fail("out of host memory enumerating the space");
   return 0;

@@ -78,6 +78,12 @@ public:
   /// The number of configurations (the product of the axes' sizes).
   int64_t size() const;
 
+  /// Why the problem's `argShapes` (one shape per kernel argument, empty
+  /// for a scalar) cannot be this kernel's arguments, naming both
+  /// signatures: a different number of arguments, a memref given a shape
+  /// of another rank, or a scalar given a shape. Empty when they match.
+  std::string checkSignature(ArrayRef<SmallVector<int64_t>> argShapes) const;
+
   /// Calls `fn` for every configuration, the last axis varying fastest,
   /// with its verdict against `limits` and, when `argShapes` is not empty
   /// (one shape per kernel argument, empty for a scalar), against the
