@@ -56,6 +56,7 @@ void tile::buildTileResourcesPipeline(OpPassManager &pm,
   specializeOptions.bind.assign(options.bind.begin(), options.bind.end());
   pm.addPass(createTileSpecialize(specializeOptions));
   pm.addPass(createTileInferLayouts());
+  pm.addPass(createTileFoldAccumulatorFills());
   TileEstimateResourcesOptions estimateOptions;
   estimateOptions.chip = options.chip;
   pm.addPass(createTileEstimateResources(estimateOptions));

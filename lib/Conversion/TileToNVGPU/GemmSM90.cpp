@@ -214,7 +214,9 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
                           .getResult();
   Value bBase = sharedTileAddress(op.getB());
 
-  bool zeroed = zeroedAccumulators.erase(op.getC());
+  // zero_init (tile-fold-accumulator-fills): the first wgmma computes
+  // D = A.B (scale-d 0), so the old registers are not loaded.
+  bool zeroed = op.getZeroInit();
   SmallVector<Value> accs;
   for (int64_t mt = 0; mt < mTiles; ++mt)
     accs.push_back(

@@ -186,9 +186,6 @@ public:
   Value sharedAddr; ///< i64 shared-window address of sharedBase
   Value
       currentStage; ///< the ring slot of the pipelined iteration being lowered
-  /// Accumulators zeroed by a tile.fill right before the tile.gemm that
-  /// accumulates into them: the gemm's first wgmma overwrites instead.
-  DenseSet<Value> zeroedAccumulators;
   /// Accumulators whose last wgmma group may still be in flight.
   SmallVector<Value> pendingAccumulators;
   /// Shared tiles that a TMA store reads: a write to one first waits until

@@ -20,7 +20,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/Matchers.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -122,16 +121,6 @@ LogicalResult KernelLowering::lowerBlock(Block &block) {
     } else if (auto gemm = dyn_cast<GemmOp>(op)) {
       result = lowerGemm(gemm);
     } else if (auto fill = dyn_cast<FillOp>(op)) {
-      // fill C, 0 right before gemm A, B, C: the gemm's first wgmma
-      // computes D = A.B instead (scale-d 0), so no instruction writes the
-      // accumulator registers between wgmmas and ptxas need not serialise.
-      auto gemm = dyn_cast_or_null<GemmOp>(fill->getNextNode());
-      if (gemm && gemm.getC() == fill.getDest() &&
-          fragments.count(fill.getDest()) &&
-          matchPattern(fill.getValue(), m_AnyZeroFloat())) {
-        zeroedAccumulators.insert(fill.getDest());
-        continue;
-      }
       result = lowerFill(fill);
     } else if (auto copy = dyn_cast<CopyOp>(op)) {
       result = lowerCopy(copy);

@@ -100,6 +100,42 @@ tile.kernel @register_a(%B: memref<?x?xf16>, %C: memref<?x?xf32>) grid [1] threa
 
 // -----
 
+// zero_init: the first wgmma of the k-steps computes D = A.B (scale-d
+// zero) from undefined registers, the others accumulate; without it (the
+// conversion folds no fill itself), the accumulator's registers are loaded
+// and every wgmma accumulates.
+// CHECK-LABEL: gpu.func @zero_init
+// CHECK: llvm.mlir.undef : !llvm.struct<(f32
+// CHECK-NEXT: nvvm.wgmma.fence.aligned
+// CHECK: nvvm.wgmma.mma_async {{.*}} D[<f32>, <zero>]
+// CHECK-COUNT-3: nvvm.wgmma.mma_async {{.*}} D[<f32>, <one>]
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-LABEL: gpu.func @accumulate
+// CHECK-COUNT-32: llvm.insertvalue
+// CHECK-NEXT: nvvm.wgmma.fence.aligned
+// CHECK-NOT: D[<f32>, <zero>]
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+tile.kernel @zero_init(%B: memref<?x?xf16>, %C: memref<?x?xf32>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %b = tile.alloc_shared : !tile.shared<64x64xf16>
+  %s = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  tile.copy %B[%c0, %c0] -> %b : memref<?x?xf16> -> !tile.shared<64x64xf16>
+  tile.gemm %b, %b, %s {zero_init} : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
+  tile.copy %s -> %C[%c0, %c0] : !tile.fragment<64x64xf32> -> memref<?x?xf32>
+}
+tile.kernel @accumulate(%B: memref<?x?xf16>, %C: memref<?x?xf32>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %b = tile.alloc_shared : !tile.shared<64x64xf16>
+  %s = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  tile.copy %B[%c0, %c0] -> %b : memref<?x?xf16> -> !tile.shared<64x64xf16>
+  tile.fill %s, %zero : !tile.fragment<64x64xf32>, f32
+  tile.gemm %b, %b, %s : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
+  tile.copy %s -> %C[%c0, %c0] : !tile.fragment<64x64xf32> -> memref<?x?xf32>
+}
+
+// -----
+
 // A module without kernels is left alone.
 // CHECK-LABEL: func.func @not_a_kernel
 // CHECK-NOT: gpu.module

@@ -418,6 +418,9 @@ def Tile_GemmOp : Tile_Op<"gemm"> {
     `transpose_b` is set (`T.gemm`). Without transposes A is M×K and B is K×N;
     `transpose_b` takes B as N×K (K contiguous), the layout of `Q · Kᵀ`.
     The accumulator's fragment layout is the tensor-core result layout.
+    With `zero_init`, `C = op(A) · op(B)`: C's values before are not read
+    (`tile-fold-accumulator-fills` sets it in place of a zero fill of C, so
+    that no instruction writes the accumulator between tensor-core ops).
 
     Constraints:
     - gemm_c1: A is a shared tile or a fragment (read from registers, e.g.
@@ -435,7 +438,8 @@ def Tile_GemmOp : Tile_Op<"gemm"> {
   let arguments = (ins Arg<Tile_AnyTile, "", [MemRead]>:$a,
                        Arg<Tile_AnyTile, "", [MemRead]>:$b,
                        Arg<Tile_AnyTile, "", [MemRead, MemWrite]>:$c,
-                       UnitAttr:$transpose_a, UnitAttr:$transpose_b);
+                       UnitAttr:$transpose_a, UnitAttr:$transpose_b,
+                       UnitAttr:$zero_init);
   let assemblyFormat = [{
     $a `,` $b `,` $c attr-dict `:` type($a) `,` type($b) `,` type($c)
   }];

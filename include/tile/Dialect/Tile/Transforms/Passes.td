@@ -80,6 +80,34 @@ def TileInferLayouts : Pass<"tile-infer-layouts", "ModuleOp"> {
   }];
 }
 
+def TileFoldAccumulatorFills : Pass<"tile-fold-accumulator-fills",
+                                    "ModuleOp"> {
+  let summary = "Start gemm accumulators at zero instead of filling them";
+  let description = [{
+    A `tile.fill` of a register fragment with zero whose next access, in the
+    same block, is a `tile.gemm` accumulating into it becomes that gemm's
+    `zero_init`: the first tensor-core op then computes `C = A · B` and no
+    instruction writes the accumulator registers between them (ptxas need
+    not serialise the wgmmas). Ops between the two that do not touch the
+    fragment do not matter; any that reads or writes it (in its regions
+    too), a gemm that reads it as A or B, or a gemm in a nested region
+    (a pipelined loop: only its first iteration would start at zero) keeps
+    the fill.
+
+    Before:
+    ```mlir
+    tile.fill %s, %zero : !tile.fragment<64x64xf32>, f32
+    tile.copy %K[%i, %c0] -> %k : memref<?x?xf16> -> !tile.shared<64x64xf16>
+    tile.gemm %q, %k, %s {transpose_b} : ...
+    ```
+    After:
+    ```mlir
+    tile.copy %K[%i, %c0] -> %k : memref<?x?xf16> -> !tile.shared<64x64xf16>
+    tile.gemm %q, %k, %s {transpose_b, zero_init} : ...
+    ```
+  }];
+}
+
 def TileFinalizeKernelABI : Pass<"tile-finalize-kernel-abi", "ModuleOp"> {
   let summary = "Pass TMA descriptors by value as __grid_constant__ parameters";
   let description = [{
