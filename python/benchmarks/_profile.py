@@ -1,5 +1,5 @@
 """--profile ncu|nsys for the benchmarks, as tile-run's and tile-bench's
-(tools/tile-run/profile.h): the same command, less --profile and
+(lib/Host/profile.h): the same command, less --profile and
 --profile-out, runs again under Nsight Compute (one launch of our kernel:
 the first timed one of the first shape, every section, the clocks left
 alone) or Nsight Systems (a CUDA trace). Where the tool is not found, the

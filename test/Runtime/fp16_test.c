@@ -1,7 +1,7 @@
 /*===- fp16_test.c - The tools' fp16/bf16 rounding ------------------------===*
  *
  * The host references of tile-run and tile-bench compare against inputs
- * rounded by tools/tile-run/host_util.c: check that rounding is to nearest,
+ * rounded by lib/Host/host_util.c: check that rounding is to nearest,
  * ties to even, with subnormals, overflow and NaN right (fp16.test).
  *
  *===----------------------------------------------------------------------===*/

@@ -1,7 +1,7 @@
 /*===- turns_test.c - Timing kernels in turns, on a fake GPU
  * ----------------===*
  *
- * tool_time_in_turns (tools/tile-run/timing.c) against fake_cuda.c, whose
+ * tool_time_in_turns (lib/Host/timing.c) against fake_cuda.c, whose
  * clock advances 1.25 ms a launch: kernel k launches the fake kernel k + 1
  * times, so its median must be (k + 1) x 1.25 ms whatever the order. Also
  * the order (every round launches each kernel once; the first of a round
