@@ -47,13 +47,16 @@ typedef struct tile_tune_options {
   double timeout_s;                  ///< Longest wait for one launch.
   int64_t smem_limit, threads_limit; ///< 0: the device's.
   int verbose; ///< Print each dropped configuration and timing.
-  int quiet;   ///< Print nothing on stdout (errors still go to stderr).
+  int quiet;   ///< Print nothing on stdout (errors: see capture_errors).
   /// attention's problem: Q, K, V and O of [b, h, s, d], keys past the
   /// query masked when `causal` (the kernel's CAUSAL follows it). Last, and
   /// read only for "attention", so that callers built before them still
   /// work.
   int64_t b, h, s, d;
   int causal;
+  /// Print no error on stderr: tile_tune_last_error() has them, the MLIR
+  /// diagnostics included (after the fields above, for the same reason).
+  int capture_errors;
 } tile_tune_options;
 
 /// The defaults of tile-tune.
@@ -73,7 +76,7 @@ typedef struct tile_tune_result {
 } tile_tune_result;
 
 #define TILE_TUNE_OK 0
-#define TILE_TUNE_FAILED 1 ///< Why is printed on stderr.
+#define TILE_TUNE_FAILED 1 ///< Why: stderr, or tile_tune_last_error().
 #define TILE_TUNE_MISS 2   ///< lookup_only, and the cache has no answer.
 
 /// Tunes (or reads the cached answer for) `options` on `ctx` (NULL only
@@ -84,6 +87,11 @@ int tile_tune_run(const tile_tune_options *options, tile_rt_context *ctx,
 
 /// Frees the result's buffers (NULL is a no-op).
 void tile_tune_result_free(tile_tune_result *result);
+
+/// Why this thread's last tile_tune_run with capture_errors failed, one
+/// line per message ("" when nothing was captured); valid until the
+/// thread's next tile_tune_run.
+const char *tile_tune_last_error(void);
 
 #ifdef __cplusplus
 }

@@ -16,18 +16,71 @@
 
 const char *tool_name = "tile-tool";
 
+/* The failures this thread captured, one line each, truncated at the
+ * buffer's end. */
+static _Thread_local int error_capture;
+static _Thread_local char last_error[8192];
+static _Thread_local size_t last_error_len;
+
+int tool_capture_errors(int on) {
+  int was = error_capture;
+  error_capture = on;
+  return was;
+}
+
+int tool_errors_captured(void) { return error_capture; }
+
+void tool_clear_error(void) {
+  last_error_len = 0;
+  last_error[0] = '\0';
+}
+
+void tool_error_append(const char *text, size_t n) {
+  size_t room = sizeof last_error - 1 - last_error_len;
+  if (n > room)
+    n = room;
+  memcpy(last_error + last_error_len, text, n);
+  last_error_len += n;
+  if (last_error_len && last_error[last_error_len - 1] != '\n' &&
+      last_error_len < sizeof last_error - 1)
+    last_error[last_error_len++] = '\n';
+  last_error[last_error_len] = '\0';
+}
+
+const char *tool_last_error(void) { return last_error; }
+
+/* Prints or captures one formatted message. */
+static void report(const char *fmt, va_list ap) {
+  if (!error_capture) {
+    fprintf(stderr, "%s: ", tool_name);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    return;
+  }
+  char line[2048];
+  int n = vsnprintf(line, sizeof line, fmt, ap);
+  if (n > 0)
+    tool_error_append(line,
+                      (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+}
+
+static void reportf(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  report(fmt, ap);
+  va_end(ap);
+}
+
 int tool_rt_fail(const char *what, tile_rt_status status) {
-  fprintf(stderr, "%s: %s: %s: %s\n", tool_name, what,
-          tile_rt_status_name(status), tile_rt_last_error());
+  reportf("%s: %s: %s", what, tile_rt_status_name(status),
+          tile_rt_last_error());
   return 1;
 }
 
 int tool_fail(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  fprintf(stderr, "%s: ", tool_name);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
+  report(fmt, ap);
   va_end(ap);
   return 1;
 }

@@ -16,16 +16,34 @@
 /// The program name used in messages ("tile-run"); set by main.
 extern const char *tool_name;
 
-/// Prints "<tool>: <what>: <STATUS>: <runtime message>" to stderr and
-/// returns 1 (an exit code), for `return tool_rt_fail(...)`.
+/// Failures print "<tool>: <message>" on stderr, as the tools want. A
+/// library entry point (libtile_tune.so) captures them instead: on its
+/// thread, while capture is on, nothing is printed, and the messages, the
+/// MLIR diagnostics of tool_mlir_context's contexts among them, collect in
+/// the thread's last error, which the caller reads (tool_last_error).
+
+/// Prints "<tool>: <what>: <STATUS>: <runtime message>" (or captures it)
+/// and returns 1 (an exit code), for `return tool_rt_fail(...)`.
 int tool_rt_fail(const char *what, tile_rt_status status);
 
-/// Prints "<tool>: <formatted message>" to stderr and returns 1.
+/// Prints "<tool>: <formatted message>" (or captures it) and returns 1.
 int tool_fail(const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 1, 2)))
 #endif
     ;
+
+/// Turns capture on or off for this thread; returns whether it was on.
+int tool_capture_errors(int on);
+/// Whether this thread captures its failures.
+int tool_errors_captured(void);
+/// Empties this thread's last error.
+void tool_clear_error(void);
+/// Appends a line to this thread's last error (a diagnostic's text).
+void tool_error_append(const char *text, size_t n);
+/// What this thread captured since tool_clear_error ("" if nothing), one
+/// line per message; it lives until the thread's next capture.
+const char *tool_last_error(void);
 
 /*===--- Buffers and files ------------------------------------------------===*/
 

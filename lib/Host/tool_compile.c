@@ -12,6 +12,7 @@
 #include "tile-c/Compiler.h"
 #include "tile-c/Dialect/Tile.h"
 
+#include "mlir-c/Diagnostics.h"
 #include "mlir-c/IR.h"
 
 #include <stdio.h>
@@ -126,6 +127,37 @@ static void tool_collect_kinfo(MlirStringRef chunk, void *user) {
   tool_collect(chunk, &((tool_sinks *)user)->kinfo);
 }
 
+static void append_text_to(MlirStringRef s, void *user) {
+  tool_buffer_append(user, s.data, s.length);
+}
+
+/* A diagnostic into the thread's last error as the default handler would
+ * print it ("LOC: error: MESSAGE"), its notes on lines after, but for the
+ * note that prints the whole operation (MLIR's "see current operation"). */
+static MlirLogicalResult capture_diagnostic(MlirDiagnostic d, void *user) {
+  static const char *const severity[] = {"error", "warning", "note", "remark"};
+  static const char op_dump[] = "see current operation";
+  tool_buffer message = {0};
+  mlirDiagnosticPrint(d, append_text_to, &message);
+  if (message.data && strncmp(message.data, op_dump, strlen(op_dump)) != 0) {
+    unsigned s = (unsigned)mlirDiagnosticGetSeverity(d);
+    const char *name = s < 4 ? severity[s] : "error";
+    tool_buffer line = {0};
+    mlirLocationPrint(mlirDiagnosticGetLocation(d), append_text_to, &line);
+    tool_buffer_append(&line, ": ", 2);
+    tool_buffer_append(&line, name, strlen(name));
+    tool_buffer_append(&line, ": ", 2);
+    tool_buffer_append(&line, message.data, message.size);
+    if (line.data)
+      tool_error_append(line.data, line.size);
+    tool_buffer_free(&line);
+  }
+  tool_buffer_free(&message);
+  for (intptr_t i = 0; i < mlirDiagnosticGetNumNotes(d); ++i)
+    capture_diagnostic(mlirDiagnosticGetNote(d, i), user);
+  return mlirLogicalResultSuccess();
+}
+
 MlirContext tool_mlir_context(void) {
   /* Registering the passes is idempotent; the first call does it. */
   mlirTileRegisterPassesAndPipelines();
@@ -135,6 +167,8 @@ MlirContext tool_mlir_context(void) {
   mlirContextAppendDialectRegistry(ctx, registry);
   mlirDialectRegistryDestroy(registry);
   mlirContextLoadAllAvailableDialects(ctx);
+  if (tool_errors_captured())
+    mlirContextAttachDiagnosticHandler(ctx, capture_diagnostic, NULL, NULL);
   return ctx;
 }
 

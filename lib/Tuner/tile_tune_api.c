@@ -4,6 +4,7 @@
  *
  *===----------------------------------------------------------------------===*/
 
+#include "host_util.h"
 #include "tile-tune/tile_tune.h"
 #include "tune.h"
 
@@ -23,8 +24,22 @@ void tile_tune_options_init(tile_tune_options *o) {
   o->timeout_s = r.timeout_s;
 }
 
+static int tune_checked(const tile_tune_options *o, tile_rt_context *ctx,
+                        tile_tune_result *out);
+
 int tile_tune_run(const tile_tune_options *o, tile_rt_context *ctx,
                   tile_tune_result *out) {
+  tool_clear_error();
+  int was = tool_capture_errors(o && o->capture_errors);
+  int rc = tune_checked(o, ctx, out);
+  tool_capture_errors(was);
+  return rc;
+}
+
+const char *tile_tune_last_error(void) { return tool_last_error(); }
+
+static int tune_checked(const tile_tune_options *o, tile_rt_context *ctx,
+                        tile_tune_result *out) {
   if (!o || !out || !o->source_path || !o->kernel || !o->op ||
       o->nparams > TUNE_MAX_LIST || o->naxes > TUNE_MAX_LIST ||
       o->nparams < 0 || o->naxes < 0)

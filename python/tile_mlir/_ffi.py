@@ -622,7 +622,8 @@ class tile_tune_options(Structure):
                 ("timeout_s", c_double), ("smem_limit", c_int64),
                 ("threads_limit", c_int64), ("verbose", c_int),
                 ("quiet", c_int), ("b", c_int64), ("h", c_int64),
-                ("s", c_int64), ("d", c_int64), ("causal", c_int)]
+                ("s", c_int64), ("d", c_int64), ("causal", c_int),
+                ("capture_errors", c_int)]
 
 
 class tile_tune_result(Structure):
@@ -638,6 +639,7 @@ _TUNE = [
     ("tile_tune_run", c_int,
      [_p(tile_tune_options), _vp, _p(tile_tune_result)]),
     ("tile_tune_result_free", None, [_p(tile_tune_result)]),
+    ("tile_tune_last_error", ctypes.c_char_p, []),
 ]
 
 

@@ -40,7 +40,7 @@ _SHAPE_SIZES = {"gemm": 3, "gemm_bias_gelu": 3, "softmax": 2, "attention": 4}
 
 
 class TuneError(TileError):
-    """Tuning could not choose a configuration (why is on stderr)."""
+    """Tuning could not choose a configuration; the message says why."""
 
 
 @dataclass(frozen=True)
@@ -152,6 +152,7 @@ def tune(source: str | os.PathLike, kernel: str, op: str,
     o.no_cache, o.retune = int(no_cache), int(retune)
     o.lookup_only, o.compile_only = int(lookup_only), int(compile_only)
     o.jobs, o.verbose, o.quiet = jobs, int(verbose), int(quiet)
+    o.capture_errors = 1
 
     ctx = runtime._handle() if runtime is not None else None
     res = _ffi.tile_tune_result()
@@ -162,9 +163,11 @@ def tune(source: str | os.PathLike, kernel: str, op: str,
                                          compile_only):
             return None
         if rc != _ffi.TILE_TUNE_OK:
+            why = (lib.tile_tune_last_error() or b"").decode(
+                errors="replace").strip()
             raise TuneError(f"tuning {kernel} of {source} for {op} "
                             f"{tuple(shape)}{' causal' if causal else ''} "
-                            "failed (see stderr)")
+                            f"failed" + (f":\n{why}" if why else ""))
         image = ctypes.string_at(res.image, res.image_size)
         kinfo = ctypes.string_at(res.kinfo, res.kinfo_size).decode()
         return TuneResult(res.best.decode(), res.best_ms,
