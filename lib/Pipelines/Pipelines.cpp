@@ -57,6 +57,7 @@ void tile::buildTileResourcesPipeline(OpPassManager &pm,
   pm.addPass(createTileSpecialize(specializeOptions));
   pm.addPass(createTileInferLayouts());
   pm.addPass(createTileFoldAccumulatorFills());
+  pm.addPass(createTileKeepGemmsInFlight());
   TileEstimateResourcesOptions estimateOptions;
   estimateOptions.chip = options.chip;
   pm.addPass(createTileEstimateResources(estimateOptions));

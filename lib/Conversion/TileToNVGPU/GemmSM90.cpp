@@ -278,31 +278,15 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
   for (int64_t mt = 0; mt < mTiles; ++mt)
     storeStruct(*this, accs[mt], acc.regs, mt * regsPerTile, regsPerTile);
 
-  // Inside a pipelined loop whose only gemm this is, leave this group in
-  // flight while the next iteration's operands arrive, unless something else
-  // in the body reads or writes C outside a branch after the gemm (before
-  // the gemm too: the body runs again after the back edge; nested regions
-  // included). A branch after the gemm that touches C waits for the group
-  // itself (lowerIf), so a persistent loop's epilogue, taken once per tile,
-  // does not make every k-step wait. With several gemms in the body, the
-  // group would stay in flight across the back edge while other
-  // instructions run, and ptxas serialises every wgmma of the kernel (C7515)
-  // when a register copy there touches the accumulator. Outside a loop the
-  // gemm completes its group at once.
+  // in_flight (tile-keep-gemms-in-flight, gemm_c5): this group stays in
+  // flight while the next iteration's operands arrive; a branch after the
+  // gemm that touches C waits for it itself (lowerIf), and so does the end
+  // of the loop. Otherwise the gemm completes its group at once.
   auto loop = dyn_cast<PipelinedOp>(op->getParentOp());
   SmallVector<GemmOp> loopGemms;
-  bool keepInFlight = false;
-  if (loop) {
+  if (loop)
     loop.getBody().walk([&](GemmOp g) { loopGemms.push_back(g); });
-    keepInFlight = loopGemms.size() == 1 &&
-                   llvm::all_of(op.getC().getUsers(), [&](Operation *user) {
-                     if (user == op.getOperation() || !loop->isAncestor(user))
-                       return true;
-                     Operation *top =
-                         loop.getBody().front().findAncestorOpInBlock(*user);
-                     return isa<scf::IfOp>(top) && op->isBeforeInBlock(top);
-                   });
-  }
+  bool keepInFlight = op.getInFlight();
   // The wait completes every older group too: in a loop, those of the
   // body's other gemms in the previous iteration. Their registers go through
   // it as well, so that no read of them moves above it.

@@ -9,6 +9,7 @@
 #include "ParamSyntax.h"
 #include "tile/Dialect/Tile/IR/TileHardware.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
@@ -293,6 +294,23 @@ LogicalResult CopyOp::verify() {
 // GemmOp
 //===----------------------------------------------------------------------===//
 
+std::string GemmOp::whyNotInFlight() {
+  auto loop = dyn_cast<PipelinedOp>((*this)->getParentOp());
+  if (!loop)
+    return "the gemm is not directly in a tile.pipelined body";
+  Block &body = loop.getBody().front();
+  for (Operation *user : getC().getUsers()) {
+    if (user == getOperation() || !loop->isAncestor(user))
+      continue;
+    Operation *top = body.findAncestorOpInBlock(*user);
+    if (!isa<scf::IfOp>(top) || !(*this)->isBeforeInBlock(top))
+      return (Twine("'") + user->getName().getStringRef() +
+              "' touches C in the loop body outside a branch after the gemm")
+          .str();
+  }
+  return "";
+}
+
 LogicalResult GemmOp::verify() {
   auto a = cast<ShapedType>(getA().getType());
   auto b = dyn_cast<SharedType>(getB().getType());
@@ -328,6 +346,9 @@ LogicalResult GemmOp::verify() {
   if (!c.getElementType().isF32())
     return emitOpError("gemm_c4: the accumulator must be f32, got ")
            << c.getElementType();
+  if (getInFlight())
+    if (std::string why = whyNotInFlight(); !why.empty())
+      return emitOpError("gemm_c5: in_flight, but ") << why;
   return success();
 }
 

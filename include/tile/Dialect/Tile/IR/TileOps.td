@@ -421,6 +421,11 @@ def Tile_GemmOp : Tile_Op<"gemm"> {
     With `zero_init`, `C = op(A) · op(B)`: C's values before are not read
     (`tile-fold-accumulator-fills` sets it in place of a zero fill of C, so
     that no instruction writes the accumulator between tensor-core ops).
+    With `in_flight`, the tensor-core work of one iteration of the enclosing
+    `tile.pipelined` is still running when the next iteration's loads are
+    issued: it is waited for at the next gemm (`wgmma.wait_group 1`), after
+    the loop, or in a branch of the body that touches C
+    (`tile-keep-gemms-in-flight` sets it).
 
     Constraints:
     - gemm_c1: A is a shared tile or a fragment (read from registers, e.g.
@@ -428,6 +433,9 @@ def Tile_GemmOp : Tile_Op<"gemm"> {
     - gemm_c2: the shapes agree: op(A) is M×K, op(B) is K×N, C is M×N.
     - gemm_c3: A and B have the same element type, f16 or bf16.
     - gemm_c4: C's element type is f32.
+    - gemm_c5: an `in_flight` gemm is directly in a `tile.pipelined` body,
+      and the body's other ops touch C only inside an `scf.if` after it
+      (anything else would read or write C while it is being computed).
 
     Example:
     ```mlir
@@ -439,9 +447,14 @@ def Tile_GemmOp : Tile_Op<"gemm"> {
                        Arg<Tile_AnyTile, "", [MemRead]>:$b,
                        Arg<Tile_AnyTile, "", [MemRead, MemWrite]>:$c,
                        UnitAttr:$transpose_a, UnitAttr:$transpose_b,
-                       UnitAttr:$zero_init);
+                       UnitAttr:$zero_init, UnitAttr:$in_flight);
   let assemblyFormat = [{
     $a `,` $b `,` $c attr-dict `:` type($a) `,` type($b) `,` type($c)
+  }];
+  let extraClassDeclaration = [{
+    /// Why this gemm's group cannot stay in flight (gemm_c5), or an empty
+    /// string when it can.
+    std::string whyNotInFlight();
   }];
   let hasVerifier = 1;
 }

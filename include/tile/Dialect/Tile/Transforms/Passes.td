@@ -108,6 +108,32 @@ def TileFoldAccumulatorFills : Pass<"tile-fold-accumulator-fills",
   }];
 }
 
+def TileKeepGemmsInFlight : Pass<"tile-keep-gemms-in-flight", "ModuleOp"> {
+  let summary = "Overlap a pipelined loop's gemm with the next k-step";
+  let description = [{
+    Sets `in_flight` on the gemm of a `tile.pipelined` body whose only gemm
+    it is, where the body's other ops touch its accumulator only inside an
+    `scf.if` after it (gemm_c5): its tensor-core group then runs while the
+    next iteration waits for its operands. With several gemms in the body
+    it is not set: a group left in flight across the back edge while other
+    instructions touch accumulators makes ptxas serialise every wgmma of
+    the kernel (C7515). A gemm that already has it keeps it.
+
+    Before:
+    ```mlir
+    tile.pipelined %k = %c0 to %n step %c1 num_stages 3 {
+      tile.copy %A[%m0, %k] -> %a : ...
+      tile.copy %B[%k, %n0] -> %b : ...
+      tile.gemm %a, %b, %acc : ...
+    }
+    ```
+    After:
+    ```mlir
+      tile.gemm %a, %b, %acc {in_flight} : ...
+    ```
+  }];
+}
+
 def TileFinalizeKernelABI : Pass<"tile-finalize-kernel-abi", "ModuleOp"> {
   let summary = "Pass TMA descriptors by value as __grid_constant__ parameters";
   let description = [{
