@@ -158,6 +158,8 @@ public:
   LogicalResult planSharedTiles();
   LogicalResult planFragments();
   LogicalResult planGemms();
+  LogicalResult planParallels();
+  LogicalResult planReduces();
   /// Reserves `bytes` of shared memory, 16-byte aligned; returns the offset.
   int64_t reserveShared(int64_t bytes);
 

@@ -81,7 +81,8 @@ LogicalResult KernelLowering::plan(int64_t limit) {
   argumentAccess = getArgumentAccess(kernel);
   if (failed(checkScalarTypes(kernel)) || failed(checkElementBytes(kernel)) ||
       failed(planRegions()) || failed(planSharedTiles()) ||
-      failed(planGemms()) || failed(planFragments()))
+      failed(planGemms()) || failed(planFragments()) ||
+      failed(planParallels()) || failed(planReduces()))
     return failure();
   return success();
 }
@@ -394,6 +395,67 @@ LogicalResult KernelLowering::planFragments() {
            << "pipeline stages and reduction scratch; sm_90a allows "
            << sharedLimit;
   return success();
+}
+
+/// Checks what the element-wise lowering needs of each tile.parallel:
+/// fragment outputs of one layout, and fragment inputs indexed by the
+/// identity or a broadcast, each in the layout its map needs.
+LogicalResult KernelLowering::planParallels() {
+  WalkResult walk = kernel.walk([&](ParallelOp op) {
+    auto fail = [&](const Twine &message) {
+      op.emitOpError(message);
+      return WalkResult::interrupt();
+    };
+    const RegisterLayout *layout = nullptr;
+    for (Value v : op.getOutputs()) {
+      auto it = fragments.find(v);
+      if (it == fragments.end())
+        return fail("outputs must be fragments on sm_90a so far");
+      if (layout && !layout->sameMapping(it->second.layout))
+        return fail("all outputs must have the same layout");
+      layout = &it->second.layout;
+    }
+    for (auto [i, v] : llvm::enumerate(op.getInputs())) {
+      auto it = fragments.find(v);
+      if (it == fragments.end())
+        return fail("input #" + Twine(i) + " must be a fragment on sm_90a " +
+                    "so far");
+      FailureOr<int64_t> broadcast = op.getBroadcastDim(i);
+      if (failed(broadcast))
+        return fail("input #" + Twine(i) + " must be indexed by the " +
+                    "identity or a broadcast");
+      RegisterLayout want =
+          *broadcast < 0 ? *layout : layout->slice(*broadcast);
+      if (!want.sameMapping(it->second.layout))
+        return fail("input #" + Twine(i) +
+                    " does not have the layout its indexing map needs; run " +
+                    "tile-infer-layouts");
+    }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
+/// Checks what the reduction lowering needs of each tile.reduce: float
+/// elements, and a destination laid out as the source sliced along `dim`.
+LogicalResult KernelLowering::planReduces() {
+  WalkResult walk = kernel.walk([&](ReduceOp op) {
+    const FragmentStorage &src = fragments.lookup(op.getSource());
+    const FragmentStorage &dst = fragments.lookup(op.getDest());
+    if (!src.layout.slice(op.getDim()).sameMapping(dst.layout)) {
+      op.emitOpError("the destination's layout must be the source's "
+                     "sliced along dim ")
+          << op.getDim();
+      return WalkResult::interrupt();
+    }
+    Type t = op.getDest().getType().getElementType();
+    if (!isa<FloatType>(t)) {
+      op.emitOpError("only float reductions are lowered so far, got ") << t;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
 }
 
 /// Checks what the wgmma lowering needs of each tile.gemm.

@@ -47,18 +47,9 @@ LogicalResult KernelLowering::lowerReduce(ReduceOp op) {
   Location l = op.getLoc();
   const FragmentStorage &src = fragments.lookup(op.getSource());
   const FragmentStorage &dst = fragments.lookup(op.getDest());
+  // planReduces checked the layouts and the float element type.
   unsigned dim = op.getDim();
-  RegisterLayout expected = src.layout.slice(dim);
-  if (expected.regOffsets != dst.layout.regOffsets ||
-      expected.laneBases != dst.layout.laneBases ||
-      expected.warpBases != dst.layout.warpBases)
-    return op.emitOpError("the destination's layout must be the source's "
-                          "sliced along dim ")
-           << dim;
   Type t = op.getDest().getType().getElementType();
-  if (!isa<FloatType>(t))
-    return op.emitOpError("only float reductions are lowered so far, got ")
-           << t;
   ReduceKind kind = op.getKind();
 
   // 1. Within the thread.

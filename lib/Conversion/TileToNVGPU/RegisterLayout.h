@@ -45,6 +45,11 @@ public:
                         const RegisterLayout &sliced) const;
   /// The register holding offset `offset`, or -1.
   int64_t findRegister(const Coord &offset) const;
+  /// Whether `other` puts every element in the same thread and register.
+  bool sameMapping(const RegisterLayout &other) const {
+    return regOffsets == other.regOffsets && laneBases == other.laneBases &&
+           warpBases == other.warpBases;
+  }
 
   SmallVector<int64_t> shape;
   SmallVector<Coord> laneBases, warpBases, regOffsets;

@@ -79,3 +79,30 @@ tile.kernel @register_a_k(%A: memref<?x?xf16>) grid [1] threads 128 {
   // expected-error @+1 {{a fragment A needs K (8) to be a multiple of the wgmma K step (16)}}
   tile.gemm %p, %b, %o : !tile.fragment<64x8xf16>, !tile.shared<8x64xf16>, !tile.fragment<64x64xf32>
 }
+
+// -----
+
+tile.kernel @parallel_outputs_layouts(%A: memref<?x?xf16>) grid [1] threads 128 {
+  %i = tile.alloc_fragment {layout = #tile.mma<warpgroups = 1>} : !tile.fragment<64x64xf32>
+  %a = tile.alloc_fragment {layout = #tile.mma<warpgroups = 1>} : !tile.fragment<64x64xf32>
+  %o = tile.alloc_fragment {layout = #tile.blocked<vector = 4, lanes = [4, 8], warps = [4, 1]>} : !tile.fragment<64x64xf32>
+  // expected-error @+1 {{all outputs must have the same layout}}
+  tile.parallel ins(%i : !tile.fragment<64x64xf32>) outs(%a, %o : !tile.fragment<64x64xf32>, !tile.fragment<64x64xf32>) attributes {indexing_maps = [
+      affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>]} {
+  ^bb0(%x: f32, %y: f32, %z: f32):
+    tile.yield %x, %x : f32, f32
+  }
+}
+
+// -----
+
+tile.kernel @parallel_transposed_input(%A: memref<?x?xf16>) grid [1] threads 128 {
+  %i = tile.alloc_fragment {layout = #tile.blocked<vector = 4, lanes = [4, 8], warps = [4, 1]>} : !tile.fragment<64x64xf32>
+  %o = tile.alloc_fragment {layout = #tile.blocked<vector = 4, lanes = [4, 8], warps = [4, 1]>} : !tile.fragment<64x64xf32>
+  // expected-error @+1 {{input #0 must be indexed by the identity or a broadcast}}
+  tile.parallel ins(%i : !tile.fragment<64x64xf32>) outs(%o : !tile.fragment<64x64xf32>) attributes {indexing_maps = [
+      affine_map<(i, j) -> (j, i)>, affine_map<(i, j) -> (i, j)>]} {
+  ^bb0(%x: f32, %y: f32):
+    tile.yield %x : f32
+  }
+}

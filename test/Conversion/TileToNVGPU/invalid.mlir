@@ -252,6 +252,28 @@ tile.kernel @parallel_shared_input(%A: memref<?x?xf16>) grid [1] threads 128 {
 
 // -----
 
+tile.kernel @parallel_shared_output(%A: memref<?x?xf16>) grid [1] threads 128 {
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  %c = tile.alloc_fragment : !tile.fragment<64x64xf16>
+  // expected-error @+1 {{outputs must be fragments on sm_90a so far}}
+  tile.parallel ins(%c : !tile.fragment<64x64xf16>) outs(%a : !tile.shared<64x64xf16>) attributes {indexing_maps = [
+      affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>]} {
+  ^bb0(%x: f16, %y: f16):
+    tile.yield %x : f16
+  }
+}
+
+// -----
+
+tile.kernel @reduce_integers(%A: memref<?x?xi32>) grid [1] threads 128 {
+  %s = tile.alloc_fragment : !tile.fragment<64x64xi32>
+  %d = tile.alloc_fragment : !tile.fragment<64xi32>
+  // expected-error @+1 {{only float reductions are lowered so far, got 'i32'}}
+  tile.reduce sum %s -> %d {dim = 1 : i64} : !tile.fragment<64x64xi32> -> !tile.fragment<64xi32>
+}
+
+// -----
+
 tile.kernel @branch_thread(%C: memref<?x?xf32>) grid [1] threads 128 {
   %c48 = arith.constant 48 : index
   %z = arith.constant 0.0 : f32
