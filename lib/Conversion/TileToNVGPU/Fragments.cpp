@@ -27,9 +27,7 @@ using namespace mlir::tile;
 static constexpr int64_t kMaxAccessBytes = 16;
 
 LogicalResult KernelLowering::lowerFill(FillOp op) {
-  auto it = fragments.find(op.getDest());
-  if (it == fragments.end())
-    return op.emitOpError("filling a shared tile is not lowered on sm_90a yet");
+  auto it = fragments.find(op.getDest()); // a fragment (planCopies)
   Value value = map.lookupOrDefault(op.getValue());
   for (int64_t i = 0, e = it->second.layout.numRegs(); i < e; ++i)
     memref::StoreOp::create(b, loc(), value, it->second.regs,
@@ -87,9 +85,6 @@ LogicalResult KernelLowering::lowerGlobalCopy(CopyOp op, bool load) {
   auto memType = cast<MemRefType>(memref.getType());
   Type gType = memType.getElementType();
   Type fType = cast<FragmentType>(frag.getType()).getElementType();
-  if (!isa<FloatType>(gType) || !isa<FloatType>(fType))
-    return op.emitOpError("only float fragments are copied so far, got ")
-           << fType << " and " << gType;
   Location l = op.getLoc();
   Value view = map.lookup(memref);
   int64_t rank = layout.rank();
@@ -395,10 +390,7 @@ static LogicalResult copySharedFragment(KernelLowering &k, CopyOp op,
   ValueRange offsets = store ? op.getDestOffsets() : op.getSourceOffsets();
   const FragmentStorage &f = k.fragments.lookup(fragment);
   const SharedTilePlan &p = k.sharedTiles.lookup(tile);
-  const RegisterLayout &layout = f.layout;
-  if (layout.rank() != 2 || p.stages != 1)
-    return op.emitOpError("copies 2-d fragments to and from single-stage "
-                          "shared tiles only");
+  const RegisterLayout &layout = f.layout; // 2-d, p single-stage (planCopies)
   // A TMA store issued before may still be reading the tile; row copies
   // may still be writing it.
   if (store && k.tmaStoreMayRead(tile, op))
@@ -538,45 +530,34 @@ void KernelLowering::emitTmaStoreReadWait(bool sync) {
 }
 
 LogicalResult KernelLowering::lowerCopy(CopyOp op) {
-  if (isAsyncRowCopy(op))
+  switch (copyPaths.lookup(op)) {
+  case CopyPath::AsyncRows:
     return lowerAsyncRowCopy(op);
-  if (isTmaStore(op)) {
+  case CopyPath::TmaStore:
     emitTmaStore(op);
     return success();
-  }
-  if (copyTensorMap.count(op)) {
+  case CopyPath::TmaLoad:
     if (!isa<PipelinedOp>(op->getParentOp()))
       emitOneShotTmaCopy(*this, op);
     return success(); // else issued by the enclosing pipelined loop
-  }
-  if (fragments.count(op.getSource()) && sharedTiles.count(op.getDest()))
+  case CopyPath::FragmentToShared:
     return copySharedFragment(*this, op, /*store=*/true);
-  if (sharedTiles.count(op.getSource()) && fragments.count(op.getDest()))
+  case CopyPath::SharedToFragment:
     return copySharedFragment(*this, op, /*store=*/false);
-  bool srcFrag = fragments.count(op.getSource());
-  bool dstFrag = fragments.count(op.getDest());
-  if (dstFrag && isa<MemRefType>(op.getSource().getType()))
+  case CopyPath::GlobalToFragment:
     return lowerGlobalCopy(op, /*load=*/true);
-  if (srcFrag && isa<MemRefType>(op.getDest().getType()))
+  case CopyPath::FragmentToGlobal:
     return lowerGlobalCopy(op, /*load=*/false);
-  if (srcFrag && dstFrag) {
-    const FragmentStorage &from = fragments.lookup(op.getSource());
-    const FragmentStorage &to = fragments.lookup(op.getDest());
-    if (from.layout.regOffsets != to.layout.regOffsets ||
-        from.layout.laneBases != to.layout.laneBases ||
-        from.layout.warpBases != to.layout.warpBases)
-      return op.emitOpError("copies between fragments of different layouts "
-                            "are not lowered yet");
-    Type to_t = cast<FragmentType>(op.getDest().getType()).getElementType();
-    for (int64_t r = 0; r < from.layout.numRegs(); ++r) {
-      Value x =
-          memref::LoadOp::create(b, loc(), from.regs, ValueRange{index(r)});
-      memref::StoreOp::create(b, loc(), convert(b, loc(), x, to_t), to.regs,
-                              ValueRange{index(r)});
-    }
-    return success();
+  case CopyPath::FragmentToFragment:
+    break;
   }
-  return op.emitOpError("copying ")
-         << op.getSource().getType() << " to " << op.getDest().getType()
-         << " is not lowered on sm_90a yet";
+  const FragmentStorage &from = fragments.lookup(op.getSource());
+  const FragmentStorage &to = fragments.lookup(op.getDest());
+  Type toType = cast<FragmentType>(op.getDest().getType()).getElementType();
+  for (int64_t r = 0; r < from.layout.numRegs(); ++r) {
+    Value x = memref::LoadOp::create(b, loc(), from.regs, ValueRange{index(r)});
+    memref::StoreOp::create(b, loc(), convert(b, loc(), x, toType), to.regs,
+                            ValueRange{index(r)});
+  }
+  return success();
 }

@@ -65,6 +65,20 @@ struct FragmentStorage {
 };
 
 /// Emission state for one kernel.
+
+/// How a tile.copy is lowered, chosen while planning.
+enum class CopyPath {
+  AsyncRows,          ///< global rows into a shared tile: cp.async
+  TmaStore,           ///< shared tile to global memory
+  TmaLoad,            ///< global memory to a shared tile (in a loop: issued
+                      ///< by the pipelined loop)
+  FragmentToShared,   ///< registers into a single-stage shared tile
+  SharedToFragment,   ///< a single-stage shared tile into registers
+  GlobalToFragment,   ///< predicated vector loads
+  FragmentToGlobal,   ///< predicated vector stores
+  FragmentToFragment, ///< register moves between equal layouts
+};
+
 class KernelLowering {
 public:
   KernelLowering(KernelOp kernel, gpu::GPUModuleOp gpuModule)
@@ -159,6 +173,7 @@ public:
   LogicalResult planFragments();
   LogicalResult planGemms();
   LogicalResult planParallels();
+  LogicalResult planCopies();
   LogicalResult planReduces();
   /// Reserves `bytes` of shared memory, 16-byte aligned; returns the offset.
   int64_t reserveShared(int64_t bytes);
@@ -179,6 +194,8 @@ public:
   SmallVector<TensorMapPlan> tensorMaps;
   /// The TMA descriptor (index into tensorMaps) of each pipelined copy.
   DenseMap<Operation *, unsigned> copyTensorMap;
+  /// How each tile.copy is lowered (planCopies).
+  DenseMap<Operation *, CopyPath> copyPaths;
   llvm::MapVector<Value, FragmentStorage> fragments;
   /// Shared scratch (byte offset) of reductions that combine across warps.
   DenseMap<Operation *, int64_t> reduceScratch;

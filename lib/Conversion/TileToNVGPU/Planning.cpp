@@ -82,7 +82,7 @@ LogicalResult KernelLowering::plan(int64_t limit) {
   if (failed(checkScalarTypes(kernel)) || failed(checkElementBytes(kernel)) ||
       failed(planRegions()) || failed(planSharedTiles()) ||
       failed(planGemms()) || failed(planFragments()) ||
-      failed(planParallels()) || failed(planReduces()))
+      failed(planParallels()) || failed(planReduces()) || failed(planCopies()))
     return failure();
   return success();
 }
@@ -431,6 +431,70 @@ LogicalResult KernelLowering::planParallels() {
                     " does not have the layout its indexing map needs; run " +
                     "tile-infer-layouts");
     }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
+/// Chooses how each tile.copy is lowered (copyPaths), and checks what that
+/// lowering needs; a fill is lowered into registers only.
+LogicalResult KernelLowering::planCopies() {
+  WalkResult walk = kernel.walk([&](Operation *op) {
+    if (auto fill = dyn_cast<FillOp>(op)) {
+      if (fragments.count(fill.getDest()))
+        return WalkResult::advance();
+      fill.emitOpError("filling a shared tile is not lowered on sm_90a yet");
+      return WalkResult::interrupt();
+    }
+    auto copy = dyn_cast<CopyOp>(op);
+    if (!copy)
+      return WalkResult::advance();
+    Value src = copy.getSource(), dst = copy.getDest();
+    bool srcFrag = fragments.count(src), dstFrag = fragments.count(dst);
+    bool srcGlobal = isa<MemRefType>(src.getType());
+    bool dstGlobal = isa<MemRefType>(dst.getType());
+    auto fail = [&](const Twine &message) {
+      copy.emitOpError(message);
+      return WalkResult::interrupt();
+    };
+    CopyPath path;
+    if (isAsyncRowCopy(copy)) {
+      path = CopyPath::AsyncRows;
+    } else if (isTmaStore(copy)) {
+      path = CopyPath::TmaStore;
+    } else if (copyTensorMap.count(copy)) {
+      path = CopyPath::TmaLoad;
+    } else if ((srcFrag && sharedTiles.count(dst)) ||
+               (sharedTiles.count(src) && dstFrag)) {
+      const FragmentStorage &f = fragments.lookup(srcFrag ? src : dst);
+      if (f.layout.rank() != 2 ||
+          sharedTiles.lookup(srcFrag ? dst : src).stages != 1)
+        return fail("copies 2-d fragments to and from single-stage shared "
+                    "tiles only");
+      path = srcFrag ? CopyPath::FragmentToShared : CopyPath::SharedToFragment;
+    } else if ((dstFrag && srcGlobal) || (srcFrag && dstGlobal)) {
+      Type g =
+          cast<MemRefType>((srcGlobal ? src : dst).getType()).getElementType();
+      Type f =
+          cast<FragmentType>((srcFrag ? src : dst).getType()).getElementType();
+      if (!isa<FloatType>(g) || !isa<FloatType>(f)) {
+        copy.emitOpError("only float fragments are copied so far, got ")
+            << f << " and " << g;
+        return WalkResult::interrupt();
+      }
+      path = dstFrag ? CopyPath::GlobalToFragment : CopyPath::FragmentToGlobal;
+    } else if (srcFrag && dstFrag) {
+      if (!fragments.lookup(src).layout.sameMapping(
+              fragments.lookup(dst).layout))
+        return fail("copies between fragments of different layouts are not "
+                    "lowered yet");
+      path = CopyPath::FragmentToFragment;
+    } else {
+      copy.emitOpError("copying ") << src.getType() << " to " << dst.getType()
+                                   << " is not lowered on sm_90a yet";
+      return WalkResult::interrupt();
+    }
+    copyPaths[copy] = path;
     return WalkResult::advance();
   });
   return failure(walk.wasInterrupted());
