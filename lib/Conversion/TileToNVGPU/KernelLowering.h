@@ -174,6 +174,7 @@ public:
   LogicalResult planGemms();
   LogicalResult planParallels();
   LogicalResult planCopies();
+  LogicalResult planPipelined();
   LogicalResult planReduces();
   /// Reserves `bytes` of shared memory, 16-byte aligned; returns the offset.
   int64_t reserveShared(int64_t bytes);
@@ -236,6 +237,14 @@ bool isAsyncRowCopy(CopyOp copy);
 
 /// Whether a region of `op` holds a tile operation.
 bool holdsTileOps(Operation *op);
+
+/// Whether `op` can be cloned to compute its value for another iteration:
+/// no memory effects and no regions.
+bool isRecomputable(Operation *op);
+
+/// The first op of the loop body `body` in the backward slice of `v` that
+/// cannot be recomputed for another iteration, or null.
+Operation *unrecomputable(Value v, Block &body);
 
 /// Whether an op nested in `scope` (or `scope` itself), other than `except`,
 /// takes `v` as an operand.

@@ -35,23 +35,6 @@ using namespace mlir::tile;
 /// copy offsets: it neither reads nor writes memory and holds no region. It
 /// need not be speculatable (a `divui` by a value that is never zero in the
 /// body is not, to MLIR): its clone only computes an iteration that runs.
-static bool recomputable(Operation *def) {
-  return isMemoryEffectFree(def) && def->getNumRegions() == 0;
-}
-
-/// The first op of the body `body` in the backward slice of `v` that cannot
-/// be recomputed, or null.
-static Operation *unrecomputable(Value v, Block &body) {
-  Operation *def = v.getDefiningOp();
-  if (!def || def->getBlock() != &body)
-    return nullptr;
-  if (!recomputable(def))
-    return def;
-  for (Value operand : def->getOperands())
-    if (Operation *bad = unrecomputable(operand, body))
-      return bad;
-  return nullptr;
-}
 
 /// Recomputes `v`, defined in the loop body `body`, for the iteration whose
 /// induction variable is `iv`, by cloning the ops it depends on.
@@ -67,7 +50,7 @@ static FailureOr<Value> materializeAt(OpBuilder &b, Value v, Block &body,
     local.map(v, outside);
     return outside;
   }
-  if (!recomputable(def))
+  if (!isRecomputable(def))
     return failure();
   for (Value operand : def->getOperands())
     if (failed(materializeAt(b, operand, body, local, outer)))
@@ -90,21 +73,8 @@ LogicalResult KernelLowering::lowerPipelined(PipelinedOp op) {
     loads.push_back(copy);
     txBytes += sharedTiles.lookup(copy.getDest()).stageBytes;
   }
-  // Check that every load's offsets can be recomputed for a later iteration
-  // before emitting anything.
-  for (CopyOp copy : loads)
-    for (Value offset : copy.getSourceOffsets())
-      if (Operation *bad = unrecomputable(offset, body)) {
-        InFlightDiagnostic diag = copy.emitOpError(
-            "the offsets of a pipelined copy must be pure functions of the "
-            "iteration");
-        diag.attachNote(bad->getLoc())
-            << "'" << bad->getName() << "' "
-            << (bad->getNumRegions() ? "holds a region"
-                                     : "reads or writes memory");
-        return diag;
-      }
-
+  // planPipelined checked that every load's offsets can be recomputed for
+  // a later iteration.
   Value lb = map.lookup(op.getLower()), ub = map.lookup(op.getUpper());
   Value step = map.lookup(op.getStep());
   // Row copies still in flight into a tile the body reads but does not

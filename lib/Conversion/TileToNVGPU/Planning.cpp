@@ -82,7 +82,8 @@ LogicalResult KernelLowering::plan(int64_t limit) {
   if (failed(checkScalarTypes(kernel)) || failed(checkElementBytes(kernel)) ||
       failed(planRegions()) || failed(planSharedTiles()) ||
       failed(planGemms()) || failed(planFragments()) ||
-      failed(planParallels()) || failed(planReduces()) || failed(planCopies()))
+      failed(planParallels()) || failed(planReduces()) ||
+      failed(planCopies()) || failed(planPipelined()))
     return failure();
   return success();
 }
@@ -98,6 +99,47 @@ bool tile::holdsTileOps(Operation *op) {
       return true;
   }
   return false;
+}
+
+bool tile::isRecomputable(Operation *op) {
+  return isMemoryEffectFree(op) && op->getNumRegions() == 0;
+}
+
+Operation *tile::unrecomputable(Value v, Block &body) {
+  Operation *def = v.getDefiningOp();
+  if (!def || def->getBlock() != &body)
+    return nullptr;
+  if (!isRecomputable(def))
+    return def;
+  for (Value operand : def->getOperands())
+    if (Operation *bad = unrecomputable(operand, body))
+      return bad;
+  return nullptr;
+}
+
+/// A pipelined loop issues the TMA loads of later iterations ahead of
+/// them: each load's offsets must be recomputable for any iteration.
+LogicalResult KernelLowering::planPipelined() {
+  WalkResult walk = kernel.walk([&](PipelinedOp loop) {
+    Block &body = loop.getBody().front();
+    for (auto copy : body.getOps<CopyOp>()) {
+      if (copyPaths.lookup(copy) != CopyPath::TmaLoad)
+        continue;
+      for (Value offset : copy.getSourceOffsets())
+        if (Operation *bad = unrecomputable(offset, body)) {
+          InFlightDiagnostic diag = copy.emitOpError(
+              "the offsets of a pipelined copy must be pure functions of the "
+              "iteration");
+          diag.attachNote(bad->getLoc())
+              << "'" << bad->getName() << "' "
+              << (bad->getNumRegions() ? "holds a region"
+                                       : "reads or writes memory");
+          return WalkResult::interrupt();
+        }
+    }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
 }
 
 bool KernelLowering::usedInLoopAround(
