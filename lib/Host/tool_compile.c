@@ -127,7 +127,7 @@ static void tool_collect_kinfo(MlirStringRef chunk, void *user) {
   tool_collect(chunk, &((tool_sinks *)user)->kinfo);
 }
 
-static void append_text_to(MlirStringRef s, void *user) {
+void tool_append_string(MlirStringRef s, void *user) {
   tool_buffer_append(user, s.data, s.length);
 }
 
@@ -138,12 +138,12 @@ static MlirLogicalResult capture_diagnostic(MlirDiagnostic d, void *user) {
   static const char *const severity[] = {"error", "warning", "note", "remark"};
   static const char op_dump[] = "see current operation";
   tool_buffer message = {0};
-  mlirDiagnosticPrint(d, append_text_to, &message);
+  mlirDiagnosticPrint(d, tool_append_string, &message);
   if (message.data && strncmp(message.data, op_dump, strlen(op_dump)) != 0) {
     unsigned s = (unsigned)mlirDiagnosticGetSeverity(d);
     const char *name = s < 4 ? severity[s] : "error";
     tool_buffer line = {0};
-    mlirLocationPrint(mlirDiagnosticGetLocation(d), append_text_to, &line);
+    mlirLocationPrint(mlirDiagnosticGetLocation(d), tool_append_string, &line);
     tool_buffer_append(&line, ": ", 2);
     tool_buffer_append(&line, name, strlen(name));
     tool_buffer_append(&line, ": ", 2);

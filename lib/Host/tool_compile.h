@@ -37,6 +37,9 @@ typedef struct tool_source {
   const char *kernel;
 } tool_source;
 
+/// An MlirStringCallback that appends each piece to the tool_buffer `user`.
+void tool_append_string(MlirStringRef s, void *user);
+
 /// A new MLIR context with the tile dialects loaded, the tile passes and
 /// pipelines registered; the caller destroys it.
 MlirContext tool_mlir_context(void);

@@ -28,10 +28,6 @@ const char *tune_verdict_name(tune_verdict v) {
   return (unsigned)v < TUNE_NUM_VERDICTS ? names[v] : "?";
 }
 
-static void append_text(MlirStringRef s, void *user) {
-  tool_buffer_append(user, s.data, s.length);
-}
-
 static void fill_options(MlirTileCompileOptions *o, const tune_request *r) {
   mlirTileCompileOptionsInitDefault(o);
   o->bindings = r->params;
@@ -52,8 +48,8 @@ int tune_space_open(tune_space *s, const tune_request *r) {
   fill_options(&options, r);
   MlirLogicalResult ok = mlirTileEnumerateCandidates(
       s->module, mlirStringRefCreateFromCString(r->kernel), &options, r->axes,
-      (size_t)r->naxes, mlirStringRefCreateFromCString(""), NULL, append_text,
-      NULL, &s->space_text);
+      (size_t)r->naxes, mlirStringRefCreateFromCString(""), NULL,
+      tool_append_string, NULL, &s->space_text);
   if (mlirLogicalResultIsFailure(ok))
     return tool_fail("cannot tune '%s' of %s", r->kernel, r->mlir_path);
   tool_buffer_append(&s->space_text, "", 1); /* a C string */
