@@ -64,8 +64,6 @@ struct FragmentStorage {
       regs; ///< memref<N x T> per-thread registers (an alloca promoted by SROA)
 };
 
-/// Emission state for one kernel.
-
 /// How a tile.copy is lowered, chosen while planning.
 enum class CopyPath {
   AsyncRows,          ///< global rows into a shared tile: cp.async
@@ -79,6 +77,7 @@ enum class CopyPath {
   FragmentToFragment, ///< register moves between equal layouts
 };
 
+/// Emission state for one kernel.
 class KernelLowering {
 public:
   KernelLowering(KernelOp kernel, gpu::GPUModuleOp gpuModule)
@@ -238,8 +237,11 @@ bool isAsyncRowCopy(CopyOp copy);
 /// Whether a region of `op` holds a tile operation.
 bool holdsTileOps(Operation *op);
 
-/// Whether `op` can be cloned to compute its value for another iteration:
-/// no memory effects and no regions.
+/// Whether the loop-body op `op` may be cloned to compute a later
+/// iteration's copy offsets: it neither reads nor writes memory and holds
+/// no region. It need not be speculatable (a `divui` by a value that is
+/// never zero in the body is not, to MLIR): its clone only computes an
+/// iteration that runs.
 bool isRecomputable(Operation *op);
 
 /// The first op of the loop body `body` in the backward slice of `v` that

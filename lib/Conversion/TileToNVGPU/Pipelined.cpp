@@ -31,11 +31,6 @@
 using namespace mlir;
 using namespace mlir::tile;
 
-/// Whether the body op `def` may be cloned to compute a later iteration's
-/// copy offsets: it neither reads nor writes memory and holds no region. It
-/// need not be speculatable (a `divui` by a value that is never zero in the
-/// body is not, to MLIR): its clone only computes an iteration that runs.
-
 /// Recomputes `v`, defined in the loop body `body`, for the iteration whose
 /// induction variable is `iv`, by cloning the ops it depends on.
 static FailureOr<Value> materializeAt(OpBuilder &b, Value v, Block &body,
@@ -68,7 +63,7 @@ LogicalResult KernelLowering::lowerPipelined(PipelinedOp op) {
   SmallVector<CopyOp> loads;
   int64_t txBytes = 0;
   for (auto copy : body.getOps<CopyOp>()) {
-    if (!copyTensorMap.count(copy) || isTmaStore(copy))
+    if (copyPaths.lookup(copy) != CopyPath::TmaLoad)
       continue;
     loads.push_back(copy);
     txBytes += sharedTiles.lookup(copy.getDest()).stageBytes;
