@@ -30,6 +30,8 @@ import math
 from pathlib import Path
 from typing import Iterable, Mapping
 
+from .compiler import binding_text
+
 RULES_FILE = Path(__file__).with_name("dispatch_rules.json")
 _rules_cache: dict[str, dict] = {}
 
@@ -226,9 +228,7 @@ def _fit(rows: list[tuple[list[float], float]]) -> list[float]:
 def config_string(params: Mapping) -> str:
     """Bindings as the tuner spells a configuration: sorted NAME=value,
     booleans as true/false."""
-    def text(v):
-        return ("true" if v else "false") if isinstance(v, bool) else str(v)
-    return " ".join(f"{k}={text(v)}" for k, v in sorted(params.items()))
+    return " ".join(f"{k}={binding_text(v)}" for k, v in sorted(params.items()))
 
 
 def attention_config(d: int, causal: bool, dtype: str,
