@@ -23,7 +23,8 @@ extern "C" {
 typedef struct tile_tune_options {
   const char *source_path; ///< The kernel source (.mlir).
   const char *kernel;      ///< A parametric kernel or an instance of it.
-  /// "gemm", "gemm_bias_gelu", "softmax" or "attention".
+  /// "gemm", "gemm_bias_gelu", "softmax" or "attention"; NULL or
+  /// "problem" with `problem_json` (below).
   const char *op;
   int64_t m, n, k; ///< The gemms' problem; softmax's is M x N.
   int gelu_erf;    ///< gemm_bias_gelu: the erf form (else tanh).
@@ -57,6 +58,10 @@ typedef struct tile_tune_options {
   /// Print no error on stderr: tile_tune_last_error() has them, the MLIR
   /// diagnostics included (after the fields above, for the same reason).
   int capture_errors;
+  /// A problem given as JSON text (docs/Problems.md) instead of a built-in
+  /// `op` and its sizes: any kernel, checked against the reference kernel
+  /// it names or the kernel's default configuration (last, as above).
+  const char *problem_json;
 } tile_tune_options;
 
 /// The defaults of tile-tune.

@@ -1,8 +1,6 @@
-/*===- attention_problem.c - Attention inputs, reference, checks ----------===*/
+/*===- attention_problem.c - Attention problem and reference --------------===*/
 
 #include "attention_problem.h"
-
-#include "host_util.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -19,191 +17,54 @@
 
 enum { ATTN_Q = 0, ATTN_K = 1, ATTN_V = 2, ATTN_O = 3, ATTN_SCALE = 4 };
 
-int attention_types_of_kernel(tile_rt_dtype types[2],
-                              const tile_rt_kernel_desc *desc) {
-  static const char *const role[5] = {"Q", "K", "V", "O", "scale"};
-  if (desc->nargs != 5)
-    return tool_fail("kernel '%s' takes %d arguments; an attention kernel "
-                     "takes 5 (Q, K, V, O, scale)",
-                     desc->name, desc->nargs);
-  tile_rt_dtype t[4] = {TILE_RT_F16, TILE_RT_F16, TILE_RT_F16, TILE_RT_F16};
-  for (int i = 0; i < desc->nparams; ++i) {
-    const tile_rt_param_desc *p = &desc->params[i];
-    if (p->kind == TILE_RT_PARAM_TENSORMAP)
-      continue;
-    if (p->arg == ATTN_SCALE) {
-      if (p->kind != TILE_RT_PARAM_SCALAR || p->dtype != TILE_RT_F32)
-        return tool_fail("kernel '%s' argument 4 (scale) is not an f32 "
-                         "scalar",
-                         desc->name);
-      continue;
-    }
-    if (p->kind != TILE_RT_PARAM_MEMREF || p->rank != 4)
-      return tool_fail("kernel '%s' argument %d (%s) is not a rank-4 memref",
-                       desc->name, p->arg, role[p->arg]);
-    if (p->dtype != TILE_RT_F16 && p->dtype != TILE_RT_BF16 &&
-        p->dtype != TILE_RT_F32)
-      return tool_fail("kernel '%s' argument %d (%s) is %s; attention "
-                       "handles f16, bf16 and f32",
-                       desc->name, p->arg, role[p->arg],
-                       tile_rt_dtype_name(p->dtype));
-    t[p->arg] = p->dtype;
-  }
-  if (t[ATTN_K] != t[ATTN_Q] || t[ATTN_V] != t[ATTN_Q])
-    return tool_fail("kernel '%s' has Q of %s, K of %s, V of %s; attention "
-                     "wants one input type",
-                     desc->name, tile_rt_dtype_name(t[0]),
-                     tile_rt_dtype_name(t[1]), tile_rt_dtype_name(t[2]));
-  types[0] = t[ATTN_Q];
-  types[1] = t[ATTN_O];
-  return 0;
-}
-
 float attention_default_scale(int64_t d) {
   return (float)(1.0 / sqrt((double)d));
 }
 
-void attention_problem_free(attention_problem *p) {
-  if (p->ctx)
-    tile_rt_mem_free(p->ctx, p->o);
-  tool_input_sets_free(&p->sets);
-  for (int i = 0; i < 3; ++i)
-    free(p->host[i]);
-  memset(p, 0, sizeof *p);
-}
+static int attention_reference(tool_check *r, const tool_problem *p,
+                               const void *out);
 
-/* Q, K and V on the host, uploaded to every set. */
-static int attention_upload(attention_problem *p, uint64_t seed) {
-  size_t count = attention_problem_out_count(p);
-  void *host[3] = {NULL, NULL, NULL};
-  int rc = 0;
-  for (int i = 0; i < 3 && rc == 0; ++i) {
-    double amp = i == ATTN_V ? ATTN_V_AMPLITUDE : ATTN_QK_AMPLITUDE;
-    tool_rng rng;
-    if (!(host[i] = malloc(p->in_bytes))) {
-      rc = tool_fail("out of host memory for the attention inputs");
-      break;
-    }
-    tool_rng_seed(&rng, seed, (uint64_t)i);
-    tool_fill_uniform(host[i], p->host[i], p->in_type, count, &rng, -amp, amp);
-  }
-  if (rc == 0)
-    rc = tool_input_sets_upload(&p->sets, (const void *const *)host);
-  for (int i = 0; i < 3; ++i)
-    free(host[i]);
-  return rc;
-}
-
-int attention_problem_init(attention_problem *p, tile_rt_context *ctx,
-                           const int64_t shape[4], int causal, float scale,
-                           const tile_rt_dtype types[2], uint64_t seed,
-                           size_t rotate_bytes) {
-  memset(p, 0, sizeof *p);
-  /* Every element count, times the largest element (4 bytes), fits. */
-  int64_t count = 1;
+int attention_problem_describe(tool_problem_desc *d, const int64_t shape[4],
+                               int causal, float scale) {
+  tool_problem_desc_init(d, "attention");
+  static const char *const names[4] = {"Q", "K", "V", "O"};
   for (int i = 0; i < 4; ++i) {
-    if (shape[i] <= 0 || shape[i] > ATTENTION_MAX_DIM)
-      return tool_fail("attention sizes must be in [1, %d] (B=%lld H=%lld "
-                       "S=%lld D=%lld)",
-                       ATTENTION_MAX_DIM, (long long)shape[0],
-                       (long long)shape[1], (long long)shape[2],
-                       (long long)shape[3]);
-    if (count > INT64_MAX / 4 / shape[i])
-      return tool_fail("attention sizes B=%lld H=%lld S=%lld D=%lld are too "
-                       "large",
-                       (long long)shape[0], (long long)shape[1],
-                       (long long)shape[2], (long long)shape[3]);
-    count *= shape[i];
+    double amp = i == ATTN_V ? ATTN_V_AMPLITUDE : ATTN_QK_AMPLITUDE;
+    if (!tool_problem_add_tensor(
+            d, names[i], i == ATTN_O ? TOOL_ROLE_OUTPUT : TOOL_ROLE_INPUT, 4,
+            shape, -amp, amp))
+      return 1;
   }
-  p->ctx = ctx;
-  p->b = shape[0], p->h = shape[1], p->s = shape[2], p->d = shape[3];
-  p->causal = causal;
-  p->scale = scale;
-  p->in_type = types[0], p->out_type = types[1];
-  p->in_bytes = (size_t)count * tile_rt_dtype_size(p->in_type);
-  p->out_bytes = (size_t)count * tile_rt_dtype_size(p->out_type);
-  for (int i = 0; i < 3; ++i)
-    if (!(p->host[i] = malloc((size_t)count * sizeof(float)))) {
-      attention_problem_free(p);
-      return tool_fail("out of host memory for the attention inputs");
-    }
-  size_t bytes[3] = {p->in_bytes, p->in_bytes, p->in_bytes};
-  if (tool_input_sets_init(&p->sets, ctx, bytes, 3, rotate_bytes) != 0) {
-    attention_problem_free(p);
+  if (!tool_problem_add_scalar(d, "scale", (double)scale))
     return 1;
-  }
-  p->nsets = p->sets.nsets;
-  tile_rt_status st = tile_rt_mem_alloc(&p->o, ctx, p->out_bytes);
-  if (st != TILE_RT_SUCCESS) {
-    p->o = 0;
-    attention_problem_free(p);
-    return tool_rt_fail("allocating the attention output", st);
-  }
-  if (attention_upload(p, seed) != 0) {
-    attention_problem_free(p);
-    return 1;
-  }
+  d->same_type[ATTN_K] = ATTN_Q;
+  d->same_type[ATTN_V] = ATTN_Q;
+  d->floats_only = 1;
+  d->per_row = 1;
+  d->reference = attention_reference;
+  d->variant = causal != 0;
+  snprintf(d->rows_text, sizeof d->rows_text,
+           "query rows (all D columns; row (b*H+h)*S+i)");
+  d->flops = 4.0 * (double)shape[0] * (double)shape[1] * (double)shape[2] *
+             (double)shape[2] * (double)shape[3] * (causal ? 0.5 : 1.0);
+  snprintf(d->label, sizeof d->label,
+           "B=%lld H=%lld S=%lld D=%lld%s scale=%.6g", (long long)shape[0],
+           (long long)shape[1], (long long)shape[2], (long long)shape[3],
+           causal ? " causal" : "", (double)scale);
+  snprintf(d->key, sizeof d->key, "%lldx%lldx%lldx%lld%s", (long long)shape[0],
+           (long long)shape[1], (long long)shape[2], (long long)shape[3],
+           causal ? " causal" : "");
+  d->flag_param = "CAUSAL";
+  d->flag_bindings[0] = "CAUSAL=false";
+  d->flag_bindings[1] = "CAUSAL=true";
+  d->flag_value = causal != 0;
+  d->flag_wants[0] = "non-causal attention (no --causal)";
+  d->flag_wants[1] = "causal attention (--causal)";
   return 0;
 }
 
-tile_rt_status attention_problem_args(tile_rt_arg args[5],
-                                      const attention_problem *p, int set,
-                                      tile_rt_deviceptr o) {
-  tile_rt_status st = TILE_RT_SUCCESS;
-  for (int i = 0; i < 4 && st == TILE_RT_SUCCESS; ++i)
-    st = tile_rt_arg_memref_4d(
-        &args[i], i == ATTN_O ? p->out_type : p->in_type,
-        i == ATTN_O ? o : tool_input_sets_at(&p->sets, set, i), p->b, p->h,
-        p->s, p->d);
-  if (st == TILE_RT_SUCCESS)
-    st = tile_rt_arg_f32(&args[ATTN_SCALE], p->scale);
-  return st;
-}
-
-tile_rt_status attention_problem_launch(tile_rt_kernel *kernel,
-                                        const attention_problem *p, int set,
-                                        tile_rt_deviceptr o,
-                                        tile_rt_stream *stream) {
-  tile_rt_arg args[5];
-  tile_rt_status st = attention_problem_args(args, p, set, o);
-  if (st != TILE_RT_SUCCESS)
-    return st;
-  return tile_rt_launch(kernel, args, 5, stream);
-}
-
-size_t attention_problem_out_count(const attention_problem *p) {
-  return (size_t)(p->b * p->h * p->s * p->d);
-}
-
-double attention_problem_flops(const attention_problem *p) {
-  return 4.0 * (double)p->b * (double)p->h * (double)p->s * (double)p->s *
-         (double)p->d * (p->causal ? 0.5 : 1.0);
-}
-
-double attention_problem_threshold(const attention_problem *p) {
-  return p->in_type == TILE_RT_BF16 || p->out_type == TILE_RT_BF16 ? 2e-2
-                                                                   : 1e-2;
-}
-
-const char *attention_problem_shape(char *buf, size_t n,
-                                    const attention_problem *p) {
-  snprintf(buf, n, "B=%lld H=%lld S=%lld D=%lld%s scale=%.6g", (long long)p->b,
-           (long long)p->h, (long long)p->s, (long long)p->d,
-           p->causal ? " causal" : "", (double)p->scale);
-  return buf;
-}
-
-const char *attention_problem_types(char *buf, size_t n,
-                                    const attention_problem *p) {
-  snprintf(buf, n, "Q,K,V=%s O=%s", tile_rt_dtype_name(p->in_type),
-           tile_rt_dtype_name(p->out_type));
-  return buf;
-}
-
-/*===--- The fp64 reference -----------------------------------------------===*/
-
 typedef struct attention_ref {
-  const attention_problem *p;
+  const tool_problem *p;
   const void *out;
   const int64_t *pairs, *rows;
   int64_t nrows; /* per pair */
@@ -213,8 +74,9 @@ typedef struct attention_ref {
 static void attention_ref_row(void *user, int64_t item, void *scratch,
                               tool_error *err) {
   const attention_ref *job = user;
-  const attention_problem *p = job->p;
-  int64_t s = p->s, d = p->d;
+  const tool_problem *p = job->p;
+  const int64_t *shape = p->desc.args[ATTN_Q].shape;
+  int64_t s = shape[2], d = shape[3];
   int64_t pair = job->pairs[item / job->nrows];
   int64_t i = job->rows[item % job->nrows];
   size_t base = (size_t)(pair * s * d);
@@ -222,13 +84,14 @@ static void attention_ref_row(void *user, int64_t item, void *scratch,
   const float *k = p->host[ATTN_K] + base;
   const float *v = p->host[ATTN_V] + base;
   double *score = scratch, *o = score + s;
-  int64_t keys = p->causal ? i + 1 : s;
+  double scale = (double)(float)p->desc.args[ATTN_SCALE].value;
+  int64_t keys = p->desc.variant ? i + 1 : s;
   double max = -INFINITY, sum = 0;
   for (int64_t j = 0; j < keys; ++j) {
     double dot = 0;
     for (int64_t c = 0; c < d; ++c)
       dot += (double)q[c] * (double)k[j * d + c];
-    score[j] = dot * (double)p->scale;
+    score[j] = dot * scale;
     if (score[j] > max)
       max = score[j];
   }
@@ -241,35 +104,31 @@ static void attention_ref_row(void *user, int64_t item, void *scratch,
   }
   for (int64_t c = 0; c < d; ++c)
     o[c] /= sum;
-  tool_error_add_row(err, pair * s + i, o, job->out, p->out_type,
+  tool_error_add_row(err, pair * s + i, o, job->out, p->desc.args[ATTN_O].dtype,
                      base + (size_t)(i * d), d);
 }
 
-int attention_problem_check(tool_check *r, const attention_problem *p,
-                            tile_rt_deviceptr o) {
-  memset(r, 0, sizeof *r);
-  void *host = tool_fetch(p->ctx, o, p->out_bytes);
-  if (!host)
-    return 1;
-  int64_t npairs_all = p->b * p->h, npairs, nrows;
-  int full = (double)npairs_all * (double)p->s * (double)p->s * (double)p->d <=
+static int attention_reference(tool_check *r, const tool_problem *p,
+                               const void *out) {
+  const int64_t *shape = p->desc.args[ATTN_Q].shape;
+  int64_t s = shape[2], d = shape[3];
+  int64_t npairs_all = shape[0] * shape[1], npairs, nrows;
+  int full = (double)npairs_all * (double)s * (double)s * (double)d <=
              ATTN_FULL_REFERENCE_FMAS;
   int64_t *pairs =
       tool_spread(npairs_all, full ? npairs_all : ATTN_SAMPLED_PAIRS, &npairs);
-  int64_t *rows = tool_spread(p->s, full ? p->s : ATTN_SAMPLED_ROWS, &nrows);
+  int64_t *rows = tool_spread(s, full ? s : ATTN_SAMPLED_ROWS, &nrows);
   tool_error e;
-  attention_ref job = {p, host, pairs, rows, nrows};
-  int rc =
-      !pairs || !rows ||
-      tool_for_rows(&e, npairs * nrows, (size_t)(p->s + p->d) * sizeof(double),
-                    attention_ref_row, &job) != 0;
+  attention_ref job = {p, out, pairs, rows, nrows};
+  int rc = !pairs || !rows ||
+           tool_for_rows(&e, npairs * nrows, (size_t)(s + d) * sizeof(double),
+                         attention_ref_row, &job) != 0;
   if (rc == 0)
     tool_check_from(
         r, &e,
-        tool_count_nonfinite(host, p->out_type, attention_problem_out_count(p)),
-        attention_problem_threshold(p), 1);
+        tool_count_nonfinite(out, p->desc.args[ATTN_O].dtype, p->count[ATTN_O]),
+        tool_problem_threshold(&p->desc), 1);
   free(pairs);
   free(rows);
-  free(host);
   return rc;
 }

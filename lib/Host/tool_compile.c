@@ -215,9 +215,10 @@ static int tool_compile(const tool_source *s, tool_buffer *image,
   options.format = s->ptx ? MlirTileOutputPtx : MlirTileOutputCubin;
   options.bindings = s->params;
   options.numBindings = (size_t)s->nparams;
+  const char *kernels[2] = {s->kernel, s->reference};
   if (s->nparams && s->kernel) {
-    options.kernels = &s->kernel;
-    options.numKernels = 1;
+    options.kernels = kernels;
+    options.numKernels = s->reference ? 2 : 1;
   }
   int rc = tool_compile_file(ctx, s->mlir_path, &options, image, kinfo);
   mlirContextDestroy(ctx);

@@ -32,9 +32,10 @@ typedef struct tool_source {
   /// --param NAME=VALUE bindings of the kernels' parameters.
   const char *params[TOOL_MAX_PARAMS];
   int nparams;
-  /// The kernel the tool runs, set by the tool: with bindings, only it is
-  /// compiled. NULL: every kernel.
-  const char *kernel;
+  /// The kernel the tool runs and the one it checks against (or NULL),
+  /// set by the tool: with bindings, only they are compiled. A NULL kernel:
+  /// every kernel.
+  const char *kernel, *reference;
 } tool_source;
 
 /// An MlirStringCallback that appends each piece to the tool_buffer `user`.

@@ -4,6 +4,7 @@
  *
  *===----------------------------------------------------------------------===*/
 
+#include "builtin_problems.h"
 #include "host_util.h"
 #include "tile-tune/tile_tune.h"
 #include "tune.h"
@@ -40,27 +41,28 @@ const char *tile_tune_last_error(void) { return tool_last_error(); }
 
 static int tune_checked(const tile_tune_options *o, tile_rt_context *ctx,
                         tile_tune_result *out) {
-  if (!o || !out || !o->source_path || !o->kernel || !o->op ||
-      o->nparams > TUNE_MAX_LIST || o->naxes > TUNE_MAX_LIST ||
-      o->nparams < 0 || o->naxes < 0)
+  if (!o || !out || !o->source_path || !o->kernel ||
+      (!o->op && !o->problem_json) || o->nparams > TUNE_MAX_LIST ||
+      o->naxes > TUNE_MAX_LIST || o->nparams < 0 || o->naxes < 0)
     return tool_fail("tile_tune_run: missing or bad options"), TILE_TUNE_FAILED;
-  if (strcmp(o->op, "gemm") != 0 && strcmp(o->op, "gemm_bias_gelu") != 0 &&
-      strcmp(o->op, "softmax") != 0 && strcmp(o->op, "attention") != 0)
-    return tool_fail("tile_tune_run: op is gemm, gemm_bias_gelu, softmax or "
-                     "attention, got '%s'",
-                     o->op),
+  if (o->problem_json ? o->op && strcmp(o->op, "problem") != 0
+                      : !tool_is_builtin(o->op))
+    return tool_fail("tile_tune_run: op is %s, or \"problem\" with "
+                     "problem_json; got '%s'",
+                     tool_builtin_list, o->op),
            TILE_TUNE_FAILED;
   memset(out, 0, sizeof *out);
   tune_request r;
   tune_request_init(&r);
   r.mlir_path = o->source_path;
   r.kernel = o->kernel;
-  r.op = o->op;
+  r.op = o->problem_json ? "problem" : o->op;
+  r.problem_json = o->problem_json;
   r.m = o->m;
   r.n = o->n;
   r.k = o->k;
   r.gelu_erf = o->gelu_erf;
-  if (strcmp(o->op, "attention") == 0) {
+  if (strcmp(r.op, "attention") == 0) {
     r.b = o->b;
     r.h = o->h;
     r.s = o->s;

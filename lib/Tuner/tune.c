@@ -217,7 +217,8 @@ int tune_run(const tune_request *r, tile_rt_context *ctx, tune_result *out) {
       tune_cache_load(&req, &s, devp, out)) {
     out->seconds = tool_now() - start;
     tune_say(r, "tuned %s for %s from the cache in %.1f ms: %s (%.4f ms)\n",
-             r->kernel, r->op, out->seconds * 1e3, out->best, out->best_ms);
+             r->kernel, s.problem.op, out->seconds * 1e3, out->best,
+             out->best_ms);
     tune_space_free(&s);
     return 0;
   }
@@ -316,8 +317,8 @@ int tune_run(const tune_request *r, tile_rt_context *ctx, tune_result *out) {
   if (!req.no_cache)
     tune_cache_store(&req, &s, devp, best, out);
   print_table(&req, &s, best, work, unit, 10);
-  tune_say(r, "tuned %s for %s in %.1f s: %s (%.4f ms)\n", r->kernel, r->op,
-           out->seconds, out->best, out->best_ms);
+  tune_say(r, "tuned %s for %s in %.1f s: %s (%.4f ms)\n", r->kernel,
+           s.problem.op, out->seconds, out->best, out->best_ms);
 done:
   tune_space_free(&s);
   return rc;

@@ -3,9 +3,10 @@
  * Tunes one kernel for one problem: enumerates its configurations and drops
  * those that cannot run before compiling anything (tile-c/Tune.h), compiles
  * the rest in parallel through the compile cache, checks each one's output
- * against the fp64 reference, times the survivors (stopping early those far
- * behind the best) and keeps the best in the tuning cache with its cubin.
- * A later request with the same key is a file read.
+ * against the problem's reference (problem.h: an fp64 host reference, a
+ * reference kernel, or the default configuration), times the survivors
+ * (stopping early those far behind the best) and keeps the best in the tuning
+ * cache with its cubin. A later request with the same key is a file read.
  *
  *===----------------------------------------------------------------------===*/
 
@@ -25,8 +26,12 @@
 typedef struct tune_request {
   const char *mlir_path; ///< The kernel source.
   const char *kernel;    ///< A kernel or an instance of it.
-  /// "gemm", "gemm_bias_gelu", "softmax" or "attention".
+  /// "gemm", "gemm_bias_gelu", "softmax" or "attention" with the sizes
+  /// below; "problem" with problem_json or problem_path.
   const char *op;
+  /// A problem as JSON text, or a file of it (problem_json.h); NULL for a
+  /// built-in operator's.
+  const char *problem_json, *problem_path;
   int64_t m, n, k;    ///< The gemms' problem; softmax's is M x N.
   int gelu_erf;       ///< gemm_bias_gelu: the erf form (else tanh).
   int64_t b, h, s, d; ///< attention: batch, heads, sequence, head_dim.

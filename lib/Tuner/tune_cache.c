@@ -71,16 +71,12 @@ void tune_key_init(tune_key *k, const tune_request *r, const tune_space *s,
                    const tile_rt_device_info *dev) {
   memset(k, 0, sizeof *k);
   mlirTileCacheGetCompilerBuildId(copy_out, &k->build);
-  if (strcmp(r->op, "attention") == 0)
-    snprintf(k->shape, sizeof k->shape, "%lldx%lldx%lldx%lld%s",
-             (long long)r->b, (long long)r->h, (long long)r->s, (long long)r->d,
-             r->causal ? " causal" : "");
-  else if (strcmp(r->op, "softmax") == 0)
-    snprintf(k->shape, sizeof k->shape, "%lldx%lld", (long long)r->m,
-             (long long)r->n);
-  else
-    snprintf(k->shape, sizeof k->shape, "%lldx%lldx%lld%s", (long long)r->m,
-             (long long)r->n, (long long)r->k, r->gelu_erf ? " erf" : "");
+  /* The problem: the built-ins' sizes, or a whole description. */
+  tool_problem_desc d;
+  if (tune_request_problem(r, &d) == 0) {
+    snprintf(k->op, sizeof k->op, "%s", d.op);
+    snprintf(k->shape, sizeof k->shape, "%s", d.key);
+  }
   if (dev)
     snprintf(k->gpu, sizeof k->gpu, "%s|sm_%d%d|%d SMs|driver %d", dev->name,
              dev->cc_major, dev->cc_minor, dev->sm_count, dev->driver_version);
@@ -91,7 +87,7 @@ void tune_key_init(tune_key *k, const tune_request *r, const tune_space *s,
            (long long)r->max_spill_bytes);
   add(k, "source", s->source.data, s->source.size);
   add(k, "kernel", r->kernel, strlen(r->kernel));
-  add(k, "op", r->op, strlen(r->op));
+  add(k, "op", k->op, strlen(k->op));
   /* space_text ends with its NUL. */
   add(k, "space", s->space_text.data,
       s->space_text.size ? s->space_text.size - 1 : 0);
@@ -207,11 +203,11 @@ void tune_cache_store(const tune_request *r, const tune_space *s,
     return;
   }
   tool_buffer rec = {0};
-  char summary[1600];
+  char summary[2600];
   tune_key k;
   tune_key_init(&k, r, s, dev);
   snprintf(summary, sizeof summary, "tune %s %s %s on %s: %s (%.4f ms)",
-           r->kernel, r->op, k.shape, dev ? dev->name : "none", best->config,
+           r->kernel, k.op, k.shape, dev ? dev->name : "none", best->config,
            best->ms);
   json_text(&rec, "{\"summary\": ");
   json_string(&rec, summary);

@@ -11,6 +11,7 @@
 #define TILE_TOOLS_TUNE_INTERNAL_H
 
 #include "host_check.h"
+#include "problem.h"
 #include "tune.h"
 
 #include "tile-rt/tile_rt.h"
@@ -88,23 +89,20 @@ typedef struct tune_space {
   tune_candidate *c;
   int n;
   tune_duel duel; ///< The final round's challenger against the default.
+  tool_problem_desc problem; ///< What the candidates run on.
 } tune_space;
 
-/// Reads and parses the source and describes the space of `r` (no
-/// candidates yet). Returns 0, or 1 after printing why (a missing file, a
-/// bad kernel name, binding or axis).
+/// Describes the problem of `r`, reads and parses the source and describes
+/// the space (no candidates yet). Returns 0, or 1 after printing why (a bad
+/// problem, a missing file, a bad kernel name, binding or axis).
 int tune_space_open(tune_space *s, const tune_request *r);
-/// Binds the boolean parameter that a flag of the problem decides
-/// (gemm_bias_gelu's ERF by --gelu, attention's CAUSAL by --causal) where
+/// Binds the boolean parameter that the problem decides (its flag_param:
+/// gemm_bias_gelu's ERF by --gelu, attention's CAUSAL by --causal) where
 /// the kernel has it and neither its instance nor the caller binds it: adds
 /// the binding to `r` and opens the space again. Where one of them binds
 /// it, checks that it agrees. Returns 0, or 1 after printing why (a
 /// disagreement, or the parameter as an axis).
 int tune_space_bind_flag(tune_space *s, tune_request *r);
-/// The problem's argument shapes as tile-c/Tune.h takes them: the
-/// operator's kernel signature (gemm_problem.h, softmax_problem.h,
-/// attention_problem.h).
-void tune_arg_shapes(const tune_request *r, char *buf, size_t n);
 /// Enumerates the candidates within the limits and the problem's shape
 /// contracts. 0, or 1 after printing why.
 int tune_space_enumerate(tune_space *s, const tune_request *r,
@@ -129,17 +127,31 @@ void tune_progress(const tune_request *r, const char *what, int done,
 /// be attempted.
 int tune_compile_all(tune_space *s, const tune_request *r);
 
+/// The problem of `r`: its problem_json or problem_path, else the
+/// built-in operator `op` of its sizes. 0, or 1 after printing why.
+int tune_request_problem(const tune_request *r, tool_problem_desc *d);
+
 /// The problem the candidates run on.
 typedef struct tune_problem tune_problem;
 
-/// Sets up `r`'s problem for kernels like `desc` (their argument types).
-/// Returns 0, or 1 after printing why.
-int tune_problem_init(tune_problem **out, const tune_request *r,
-                      tile_rt_context *ctx, const tile_rt_kernel_desc *desc);
+/// Sets up problem `d` for kernels like `desc` (their argument types), its
+/// inputs from `seed`. Returns 0, or 1 after printing why (a kernel that
+/// does not take the problem among them).
+int tune_problem_init(tune_problem **out, const tool_problem_desc *d,
+                      uint64_t seed, tile_rt_context *ctx,
+                      const tile_rt_kernel_desc *desc);
 void tune_problem_free(tune_problem *p);
-/// Runs `kernel` once on poisoned output and checks it against the fp64
-/// reference. Returns 0 (see `*check`), or 1 after printing why it could
-/// not run.
+/// Whether the problem has no host reference, so that the candidates are
+/// checked against a reference kernel's outputs (tune_problem_set_reference
+/// first).
+int tune_problem_needs_reference(const tune_problem *p);
+/// Runs `kernel` once into the reference outputs. 0, or 1 after printing
+/// why.
+int tune_problem_set_reference(tune_problem *p, tile_rt_kernel *kernel,
+                               tile_rt_stream *stream, double timeout_s);
+/// Runs `kernel` once on poisoned outputs and checks them against the fp64
+/// reference, or the reference outputs. Returns 0 (see `*check`), or 1
+/// after printing why it could not run.
 int tune_problem_check(tune_problem *p, tile_rt_kernel *kernel,
                        tile_rt_stream *stream, double timeout_s,
                        tool_check *check);
@@ -153,8 +165,7 @@ int tune_problem_time(tune_problem *p, tile_rt_kernel *kernel,
 int tune_problem_time_in_turns(tune_problem *p, tile_rt_kernel *const *kernels,
                                int n, tile_rt_stream *stream, int warmup,
                                int rounds, double timeout_s, double *median_ms);
-/// The useful work of one launch: FLOPs (attention's halved when causal),
-/// or bytes moved for softmax.
+/// The useful work of one launch (tool_problem_work).
 double tune_problem_work(const tune_problem *p, const char **unit);
 
 /// Checks and times every TUNE_COMPILED candidate on `ctx`, then times the
@@ -198,7 +209,7 @@ tune_candidate *tune_choose_best(tune_space *s);
 typedef struct tune_key {
   MlirTileCacheComponent c[TUNE_KEY_MAX];
   int n;
-  char shape[96], gpu[512], limits[96];
+  char op[32], shape[1024], gpu[512], limits[96];
   tool_buffer build;
 } tune_key;
 void tune_key_init(tune_key *k, const tune_request *r, const tune_space *s,

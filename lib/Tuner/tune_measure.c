@@ -1,15 +1,19 @@
 /*===- tune_measure.c - Checking and timing the compiled candidates --------===*
  *
- * Every compiled candidate runs once on a NaN-poisoned output and is checked
- * against the fp64 reference: a wrong one is rejected and reported (that is
- * a compiler bug). The rest are timed, first with a short probe: one that is
- * already `early_stop` times slower than the best so far stops there.
- * Then the final round times the fastest few and the default again, in
- * turns, and the fastest of them against the default alone, in rounds.
+ * Every compiled candidate runs once on NaN-poisoned outputs and is checked
+ * against the problem's fp64 host reference, or where it has none against
+ * the outputs of its reference kernel or of the default configuration,
+ * run once first: a wrong one is rejected and reported. The rest are timed,
+ * first with a short probe: one that is already `early_stop` times slower than
+ * the best so far stops there. Then the final round times the fastest few and
+ * the default again, in turns, and the fastest of them against the default
+ * alone, in rounds.
  *
  *===----------------------------------------------------------------------===*/
 
 #include "tune_internal.h"
+
+#include "tool_compile.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,9 +33,10 @@ static tile_rt_status load_kernel(tile_rt_module **module,
   return st;
 }
 
-static void measure_one(tune_candidate *c, const tune_request *r,
-                        tile_rt_context *ctx, tile_rt_stream *stream,
-                        tune_problem **problem, double best_ms) {
+static void measure_one(tune_candidate *c, const tune_space *s,
+                        const tune_request *r, tile_rt_context *ctx,
+                        tile_rt_stream *stream, tune_problem **problem,
+                        double best_ms) {
   tile_rt_module *module = NULL;
   tile_rt_kernel *kernel = NULL;
   const tile_rt_kernel_desc *desc = NULL;
@@ -45,7 +50,8 @@ static void measure_one(tune_candidate *c, const tune_request *r,
     tile_rt_module_free(module);
     return;
   }
-  if (!*problem && tune_problem_init(problem, r, ctx, desc) != 0) {
+  if (!*problem &&
+      tune_problem_init(problem, &s->problem, r->seed, ctx, desc) != 0) {
     c->verdict = TUNE_LAUNCH_ERROR;
     snprintf(c->message, sizeof c->message, "the problem cannot be set up");
     tile_rt_module_free(module);
@@ -191,6 +197,92 @@ static void final_round(tune_space *s, const tune_request *r,
     tile_rt_module_free(modules[i]);
 }
 
+/* Compiles the reference kernel the problem names from the source, and
+ * loads it. 0, or 1 after printing why. */
+static int load_reference_kernel(tile_rt_module **module,
+                                 tile_rt_kernel **kernel, const tune_request *r,
+                                 tile_rt_context *ctx, const char *name) {
+  MlirTileCompileOptions options;
+  mlirTileCompileOptionsInitDefault(&options);
+  options.kernels = &name;
+  options.numKernels = 1;
+  tool_buffer image = {0}, kinfo = {0};
+  MlirContext mlir = tool_mlir_context();
+  int rc = tool_compile_file(mlir, r->mlir_path, &options, &image, &kinfo);
+  mlirContextDestroy(mlir);
+  if (rc == 0) {
+    tile_rt_status st = tile_rt_module_load(module, ctx, image.data, image.size,
+                                            kinfo.data, kinfo.size);
+    if (st == TILE_RT_SUCCESS)
+      st = tile_rt_module_get_kernel(kernel, *module, name);
+    if (st != TILE_RT_SUCCESS)
+      rc = tool_rt_fail("loading the reference kernel", st);
+  }
+  tool_buffer_free(&image);
+  tool_buffer_free(&kinfo);
+  return rc;
+}
+
+/* Sets up the problem on the first compiled candidate's kernel record and,
+ * where it has no host reference, runs the reference once: the kernel it
+ * names, or the default configuration. 0, or 1 after printing why. */
+static int prepare_problem(tune_space *s, const tune_request *r,
+                           tile_rt_context *ctx, tile_rt_stream *stream,
+                           tune_problem **problem) {
+  const tune_candidate *first = NULL, *def = NULL;
+  for (int i = 0; i < s->n; ++i) {
+    if (s->c[i].verdict != TUNE_COMPILED)
+      continue;
+    if (!first)
+      first = &s->c[i];
+    if (s->c[i].is_default && !def)
+      def = &s->c[i];
+  }
+  const tune_candidate *from = def ? def : first;
+  if (!from)
+    return 0;
+  tile_rt_module *module = NULL, *ref_module = NULL;
+  tile_rt_kernel *kernel = NULL, *ref = NULL;
+  const tile_rt_kernel_desc *desc = NULL;
+  tile_rt_status st = load_kernel(&module, &kernel, ctx, from, r->kernel);
+  if (st == TILE_RT_SUCCESS)
+    st = tile_rt_kernel_desc_of(&desc, kernel);
+  int rc = st == TILE_RT_SUCCESS ? 0 : tool_rt_fail("loading a candidate", st);
+  if (rc == 0)
+    rc = tune_problem_init(problem, &s->problem, r->seed, ctx, desc);
+  if (rc == 0 && tune_problem_needs_reference(*problem)) {
+    const char *name = s->problem.reference_kernel;
+    if (name[0]) {
+      const tile_rt_kernel_desc *ref_desc = NULL;
+      tool_problem_desc check = s->problem;
+      rc = load_reference_kernel(&ref_module, &ref, r, ctx, name);
+      if (rc == 0 &&
+          (st = tile_rt_kernel_desc_of(&ref_desc, ref)) != TILE_RT_SUCCESS)
+        rc = tool_rt_fail("the reference kernel", st);
+      if (rc == 0)
+        rc = tool_problem_bind(&check, ref_desc);
+      tune_say(r, "checking every candidate against kernel %s\n", name);
+    } else if (!def) {
+      rc = tool_fail("the %s problem has no host reference and the default "
+                     "configuration of %s did not compile: the candidates "
+                     "have nothing to be checked against (name a "
+                     "\"reference\" kernel)",
+                     s->problem.op, r->kernel);
+    } else {
+      ref = kernel;
+      tune_say(r,
+               "checking every candidate against the default "
+               "configuration %s\n",
+               def->config);
+    }
+    if (rc == 0)
+      rc = tune_problem_set_reference(*problem, ref, stream, r->timeout_s);
+  }
+  tile_rt_module_free(ref_module);
+  tile_rt_module_free(module);
+  return rc;
+}
+
 int tune_measure_all(tune_space *s, const tune_request *r, tile_rt_context *ctx,
                      double *work, const char **unit) {
   tile_rt_stream *stream = NULL;
@@ -201,6 +293,11 @@ int tune_measure_all(tune_space *s, const tune_request *r, tile_rt_context *ctx,
   for (int i = 0; i < s->n; ++i)
     total += s->c[i].verdict == TUNE_COMPILED;
   tune_problem *problem = NULL;
+  if (prepare_problem(s, r, ctx, stream, &problem) != 0) {
+    tune_problem_free(problem);
+    tile_rt_stream_free(stream);
+    return 1;
+  }
   const tune_candidate *stuck = NULL;
   double best = 0;
   for (int i = 0; i < s->n; ++i) {
@@ -214,7 +311,7 @@ int tune_measure_all(tune_space *s, const tune_request *r, tile_rt_context *ctx,
       tune_progress(r, "measuring", ++done, total);
       continue;
     }
-    measure_one(c, r, ctx, stream, &problem, best);
+    measure_one(c, s, r, ctx, stream, &problem, best);
     /* A kernel that does not finish holds the GPU: nothing after it can
      * run, so the rest is reported, not attempted. */
     if (c->verdict == TUNE_LAUNCH_ERROR && strstr(c->message, "did not finish"))

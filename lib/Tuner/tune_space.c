@@ -36,7 +36,8 @@ static void fill_options(MlirTileCompileOptions *o, const tune_request *r) {
 
 int tune_space_open(tune_space *s, const tune_request *r) {
   memset(s, 0, sizeof *s);
-  if (tool_read_file(r->mlir_path, &s->source) != 0)
+  if (tune_request_problem(r, &s->problem) != 0 ||
+      tool_read_file(r->mlir_path, &s->source) != 0)
     return 1;
   s->ctx = tool_mlir_context();
   /* From the file, so that diagnostics name it. */
@@ -86,23 +87,6 @@ static void add_candidate(const MlirTileCandidate *c, void *user) {
   t->is_default = tune_is_default(s, t->config);
 }
 
-void tune_arg_shapes(const tune_request *r, char *buf, size_t n) {
-  long long m = r->m, nn = r->n, k = r->k;
-  if (strcmp(r->op, "attention") == 0) {
-    /* Q, K, V and O [B, H, S, D]; the scale a scalar. */
-    char qkvo[128];
-    snprintf(qkvo, sizeof qkvo, "%lldx%lldx%lldx%lld", (long long)r->b,
-             (long long)r->h, (long long)r->s, (long long)r->d);
-    snprintf(buf, n, "%s;%s;%s;%s;", qkvo, qkvo, qkvo, qkvo);
-  } else if (strcmp(r->op, "softmax") == 0)
-    snprintf(buf, n, "%lldx%lld;%lldx%lld", m, nn, m, nn);
-  else if (strcmp(r->op, "gemm_bias_gelu") == 0)
-    snprintf(buf, n, "%lldx%lld;%lldx%lld;%lld;%lldx%lld", m, k, k, nn, nn, m,
-             nn);
-  else
-    snprintf(buf, n, "%lldx%lld;%lldx%lld;%lldx%lld", m, k, k, nn, m, nn);
-}
-
 int tune_space_enumerate(tune_space *s, const tune_request *r,
                          int64_t smem_limit, int64_t threads_limit) {
   MlirTileCompileOptions options;
@@ -110,46 +94,23 @@ int tune_space_enumerate(tune_space *s, const tune_request *r,
   MlirTileTuningLimits limits = {smem_limit, threads_limit};
   collect k = {s, 0};
   char shapes[256];
-  tune_arg_shapes(r, shapes, sizeof shapes);
+  tool_problem_arg_shapes(&s->problem, shapes, sizeof shapes);
   MlirLogicalResult ok = mlirTileEnumerateCandidates(
       s->module, mlirStringRefCreateFromCString(r->kernel), &options, r->axes,
       (size_t)r->naxes, mlirStringRefCreateFromCString(shapes), &limits, NULL,
       add_candidate, &k);
   if (mlirLogicalResultIsFailure(ok))
-    return tool_fail("cannot tune '%s' of %s on a %s problem", r->kernel,
-                     r->mlir_path, r->op);
+    return strcmp(s->problem.op, "problem") == 0
+               ? tool_fail("cannot tune '%s' of %s on the problem given",
+                           r->kernel, r->mlir_path)
+               : tool_fail("cannot tune '%s' of %s on a %s problem", r->kernel,
+                           r->mlir_path, s->problem.op);
   if (k.failed)
     return tool_fail("out of host memory enumerating the space");
   return 0;
 }
 
-/*===--- The parameter the operator's flag decides ------------------------===*/
-
-/* The boolean parameter of operator `op`'s kernels that a flag of the
- * problem decides (the check compares with that reference): its bindings
- * and what the problem wants, for false and true. */
-typedef struct flag_param {
-  const char *op, *param;
-  int (*wanted)(const tune_request *r);
-  const char *binding[2];
-  const char *wants[2];
-} flag_param;
-
-static int gelu_erf(const tune_request *r) { return r->gelu_erf != 0; }
-static int causal(const tune_request *r) { return r->causal != 0; }
-
-static const flag_param flag_params[] = {
-    {"gemm_bias_gelu",
-     "ERF",
-     gelu_erf,
-     {"ERF=false", "ERF=true"},
-     {"the tanh GELU (no --gelu erf)", "the erf GELU (--gelu erf)"}},
-    {"attention",
-     "CAUSAL",
-     causal,
-     {"CAUSAL=false", "CAUSAL=true"},
-     {"non-causal attention (no --causal)", "causal attention (--causal)"}},
-};
+/*===--- The parameter the problem decides -------------------------------===*/
 
 /* The value of `param` after `kind` ("fixed" or "axis") in the space's
  * text, copied into `buf`; NULL when it has no such line. */
@@ -205,35 +166,35 @@ static int instance_binds(MlirModule module, const char *kernel,
 }
 
 int tune_space_bind_flag(tune_space *s, tune_request *r) {
-  const flag_param *f = NULL;
-  for (size_t i = 0; i < sizeof flag_params / sizeof flag_params[0]; ++i)
-    if (strcmp(r->op, flag_params[i].op) == 0)
-      f = &flag_params[i];
-  if (!f)
+  const tool_problem_desc *d = &s->problem;
+  const char *param = d->flag_param;
+  if (!param)
     return 0;
-  int want = f->wanted(r);
+  int want = d->flag_value != 0;
   const char *want_text = want ? "true" : "false";
   char have[64];
-  if (space_value(s, "axis", f->param, have, sizeof have))
+  if (space_value(s, "axis", param, have, sizeof have))
     return tool_fail("%s follows the problem, which wants %s: it is not "
                      "tuned",
-                     f->param, f->wants[want]);
+                     param, d->flag_wants[want]);
   /* A kernel without the parameter: the check against the reference
    * decides. */
-  if (!space_value(s, "fixed", f->param, have, sizeof have) ||
+  if (!space_value(s, "fixed", param, have, sizeof have) ||
       strcmp(have, want_text) == 0)
     return 0;
-  int by_caller = caller_binds(r, f->param);
-  if (by_caller || instance_binds(s->module, r->kernel, f->param))
+  int by_caller = caller_binds(r, param);
+  if (by_caller || instance_binds(s->module, r->kernel, param))
     return tool_fail("kernel '%s' has %s=%s (bound by %s), but the problem "
                      "wants %s",
-                     r->kernel, f->param, have,
-                     by_caller ? "the caller" : "the instance", f->wants[want]);
+                     r->kernel, param, have,
+                     by_caller ? "the caller" : "the instance",
+                     d->flag_wants[want]);
   if (r->nparams == TUNE_MAX_LIST)
     return tool_fail("at most %d bindings", TUNE_MAX_LIST - 1);
-  r->params[r->nparams++] = f->binding[want];
-  tune_say(r, "binding %s: the problem wants %s\n", f->binding[want],
-           f->wants[want]);
+  const char *binding = d->flag_bindings[want];
+  r->params[r->nparams++] = binding;
+  tune_say(r, "binding %s: the problem wants %s\n", binding,
+           d->flag_wants[want]);
   tune_space_free(s);
   return tune_space_open(s, r);
 }

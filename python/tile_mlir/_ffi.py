@@ -623,7 +623,7 @@ class tile_tune_options(Structure):
                 ("threads_limit", c_int64), ("verbose", c_int),
                 ("quiet", c_int), ("b", c_int64), ("h", c_int64),
                 ("s", c_int64), ("d", c_int64), ("causal", c_int),
-                ("capture_errors", c_int)]
+                ("capture_errors", c_int), ("problem_json", c_char_p)]
 
 
 class tile_tune_result(Structure):

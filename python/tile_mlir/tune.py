@@ -18,6 +18,11 @@
                            "attention", (8, 16, 4096, 128), causal=True,
                            params={"T": "f16"}, runtime=rt)
 
+        # Any kernel: a problem described as data (docs/Problems.md).
+        r = tile_mlir.tune("kernels/examples/rmsnorm.mlir", "rmsnorm_f16",
+                           problem=json.load(open("rmsnorm.json")),
+                           runtime=rt)
+
 The tuner, its cache and its key are tile-tune's (docs/Tuning.md).
 """
 
@@ -101,8 +106,9 @@ def _strings(items) -> tuple[ctypes.Array, int, list[bytes]]:
     return arr, len(keep), keep
 
 
-def tune(source: str | os.PathLike, kernel: str, op: str,
-         shape: Sequence[int], *, runtime=None,
+def tune(source: str | os.PathLike, kernel: str, op: str | None = None,
+         shape: Sequence[int] | None = None, *,
+         problem: Mapping[str, object] | str | None = None, runtime=None,
          params: Mapping[str, object] | None = None,
          space: Mapping[str, Sequence[object]] | None = None,
          gelu: str = "tanh", causal: bool = False,
@@ -119,12 +125,25 @@ def tune(source: str | os.PathLike, kernel: str, op: str,
     does (flag_bindings). `params` fixes parameters, `space` replaces or
     adds an axis (name -> values). With `lookup_only`, a miss returns None
     instead of tuning. With `compile_only` (no runtime needed) the space is
-    filtered and compiled, nothing is chosen, and None is returned."""
-    if op not in OPS:
-        raise ValueError(f"op must be one of {OPS}, got {op!r}")
-    want = _SHAPE_SIZES[op]
-    if len(shape) != want:
-        raise ValueError(f"{op} takes a shape of {want} sizes, got {shape}")
+    filtered and compiled, nothing is chosen, and None is returned.
+
+    A kernel that is none of the operators is tuned on `problem` instead
+    of `op` and `shape`: a problem description (a dict, or its JSON text;
+    docs/Problems.md), its candidates checked against its "reference"
+    kernel or the kernel's default configuration."""
+    if problem is not None:
+        if op not in (None, "problem") or shape is not None:
+            raise ValueError("problem= says the whole problem: no op or "
+                             "shape with it")
+        op, shape, want = "problem", (), 0
+    elif op not in OPS:
+        raise ValueError(f"op must be one of {OPS}, got {op!r} (a kernel of "
+                         "yours: problem=)")
+    else:
+        want = _SHAPE_SIZES[op]
+        if shape is None or len(shape) != want:
+            raise ValueError(f"{op} takes a shape of {want} sizes, got "
+                             f"{shape}")
     if causal and op != "attention":
         raise ValueError(f"causal is attention's, not {op}'s")
     if runtime is None and not compile_only:
@@ -137,7 +156,12 @@ def tune(source: str | os.PathLike, kernel: str, op: str,
     src = str(Path(source)).encode()
     names = (kernel.encode(), op.encode())
     o.source_path, o.kernel, o.op = src, names[0], names[1]
-    if op == "attention":
+    problem_text = None
+    if problem is not None:
+        problem_text = (problem if isinstance(problem, str)
+                        else json.dumps(problem)).encode()
+        o.op, o.problem_json = None, problem_text
+    elif op == "attention":
         o.b, o.h, o.s, o.d = (int(v) for v in shape)
         o.causal = int(causal)
     else:
@@ -157,7 +181,7 @@ def tune(source: str | os.PathLike, kernel: str, op: str,
     ctx = runtime._handle() if runtime is not None else None
     res = _ffi.tile_tune_result()
     rc = lib.tile_tune_run(ctypes.byref(o), ctx, ctypes.byref(res))
-    del keep_p, keep_a
+    del keep_p, keep_a, problem_text
     try:
         if rc == _ffi.TILE_TUNE_MISS or (rc == _ffi.TILE_TUNE_OK and
                                          compile_only):
@@ -165,8 +189,9 @@ def tune(source: str | os.PathLike, kernel: str, op: str,
         if rc != _ffi.TILE_TUNE_OK:
             why = (lib.tile_tune_last_error() or b"").decode(
                 errors="replace").strip()
-            raise TuneError(f"tuning {kernel} of {source} for {op} "
-                            f"{tuple(shape)}{' causal' if causal else ''} "
+            what = ("its problem" if problem is not None else
+                    f"{op} {tuple(shape)}{' causal' if causal else ''}")
+            raise TuneError(f"tuning {kernel} of {source} for {what} "
                             f"failed" + (f":\n{why}" if why else ""))
         image = ctypes.string_at(res.image, res.image_size)
         kinfo = ctypes.string_at(res.kinfo, res.kinfo_size).decode()

@@ -1,5 +1,5 @@
 """tile_mlir.autotune on the GPU (autotune-gpu.test): the RMSNorm of
-Inputs/rmsnorm.mlir tuned on torch tensors against a torch reference, with
+kernels/examples/rmsnorm.mlir tuned on torch tensors against a torch reference, with
 its wrong variant (SKIP_W=true) added to the space and rejected; again with
 the kernel's default configuration as the reference; then, with --again in
 a new process on the same cache, the same answer from the cache with

@@ -1,6 +1,6 @@
 """tile_mlir.autotune without a GPU (autotune-host.test), on the fake CUDA
 driver (device facts and limits) with a fake runner in place of launching
-and timing, on the RMSNorm of Inputs/rmsnorm.mlir: the space and its
+and timing, on the RMSNorm of kernels/examples/rmsnorm.mlir: the space and its
 pruning, the cache key, the rejection of a wrong candidate, the cache
 round trip (with --lookup, a new process that must not compile), and the
 errors.

@@ -55,6 +55,26 @@ if "--gpu" not in sys.argv:
                            cache_dir=cache)
         except tile_mlir.TuneError as e:
             print("TuneError:", e)
+    # A kernel of the user's, on a problem given as data.
+    rms = str(Path(src).parent / "examples" / "rmsnorm.mlir")
+    problem = {"args": [{"name": "X", "shape": [64, 1000]},
+                        {"name": "W", "shape": [1000]},
+                        {"name": "Y", "shape": [64, 1000], "output": True},
+                        {"name": "eps", "value": 1e-6}]}
+    r = tile_mlir.tune(rms, "rmsnorm_f16", problem=problem,
+                       compile_only=True, cache_dir=cache,
+                       space={"ROWS": [4], "THREADS": [128]})
+    print("problem compile_only:", r)
+    for bad in ({"args": [{"shape": [64, 1000]}]}, '{"args": 3}'):
+        try:
+            tile_mlir.tune(rms, "rmsnorm_f16", problem=bad,
+                           compile_only=True, cache_dir=cache)
+        except tile_mlir.TuneError as e:
+            print("TuneError:", e)
+    try:
+        tile_mlir.tune(rms, "rmsnorm_f16", "softmax", problem=problem)
+    except ValueError as e:
+        print("ValueError:", e)
     t = tile_mlir.TuneResult("BM=128 CAUSAL=true", 0.5, False, 1.0, "k",
                              tile_mlir.Compiled(b"", ""))
     print("bindings:", t.bindings)

@@ -64,7 +64,6 @@ int main(void) {
   VARY("M", r.m = 4095);
   VARY("N", r.n = 8192);
   VARY("K", r.k = 1024);
-  VARY("the GELU form", r.gelu_erf = 1);
   VARY("the GPU's name", snprintf(d.name, sizeof d.name, "NVIDIA H100"));
   VARY("the compute capability", d.cc_minor = 1);
   VARY("the SM count", d.sm_count = 114);
@@ -90,6 +89,45 @@ int main(void) {
   VARY_FROM(attn, ka, "the binding of CAUSAL",
             set_text(&space.space_text,
                      "axis BM=64,128\nfixed CAUSAL=true T=f16\n", 1));
+
+  /* The fused gemm's GELU form; the plain gemm has none. */
+  tune_request fused = base;
+  fused.op = "gemm_bias_gelu";
+  char kf[65];
+  key_of(kf, &fused, &space, &gpu);
+  VARY_FROM(fused, kf, "the GELU form", r.gelu_erf = 1);
+  {
+    tune_request plain = base;
+    plain.gelu_erf = 1;
+    key_of(k1, &plain, &space, &gpu);
+    int same = strcmp(k0, k1) == 0;
+    failures += !same;
+    printf("%s: the GELU form leaves the plain gemm's key alone\n",
+           same ? "ok" : "FAIL");
+  }
+
+  /* A problem given as data: the whole description is in the key. */
+  tune_request json = base;
+  json.op = "problem";
+  json.problem_json = "{\"args\": [{\"shape\": [64, 64]}, "
+                      "{\"shape\": [64, 64], \"output\": true}]}";
+  char kj[65];
+  key_of(kj, &json, &space, &gpu);
+  VARY_FROM(json, kj, "a problem's shape",
+            r.problem_json = "{\"args\": [{\"shape\": [64, 32]}, "
+                             "{\"shape\": [64, 64], \"output\": true}]}");
+  VARY_FROM(json, kj, "a problem's input range",
+            r.problem_json = "{\"args\": [{\"shape\": [64, 64], \"range\": "
+                             "[0, 1]}, {\"shape\": [64, 64], \"output\": "
+                             "true}]}");
+  VARY_FROM(json, kj, "a problem's reference kernel",
+            r.problem_json = "{\"args\": [{\"shape\": [64, 64]}, "
+                             "{\"shape\": [64, 64], \"output\": true}], "
+                             "\"reference\": \"naive\"}");
+  VARY_FROM(json, kj, "a problem's threshold",
+            r.problem_json = "{\"args\": [{\"shape\": [64, 64]}, "
+                             "{\"shape\": [64, 64], \"output\": true}], "
+                             "\"rtol\": 0.001}");
 
   /* The compiler's build is part of every key. */
   tool_buffer build = {0};

@@ -10,13 +10,15 @@
 
 #include "bench_csv.h"
 #include "gemm_problem.h"
+#include "problem.h"
 #include "profile.h"
 #include "timing.h"
 #include "tool_compile.h"
 
 #define BENCH_MAX_SIZES 64
 
-/// One --sizes entry: M x N x K for the gemms, M x N (k 0) for softmax.
+/// One --sizes entry: M x N x K for the gemms, M x N (k 0) for softmax;
+/// zero for --problem.
 typedef struct bench_size {
   int64_t m, n, k;
 } bench_size;
@@ -25,6 +27,9 @@ typedef struct bench_size {
 typedef struct bench_args {
   tool_source source;
   const char *op, *kernel;
+  /// --problem: a problem described as data (problem_json.h), instead of
+  /// --op and --sizes.
+  const char *problem_path;
   /// gemm_bias_gelu: the plain gemm to compare with, and the gelu form of
   /// the fused kernel.
   const char *plain_file, *plain_kernel;
@@ -48,6 +53,7 @@ typedef struct bench_env {
   const bench_args *args;
   tile_rt_context *ctx;
   tile_rt_stream *stream;
+  tile_rt_module *module; ///< The module --kernel is in.
   tile_rt_kernel *kernel;
   const tile_rt_kernel_desc *desc;
   /// With --tuned, the kernel of each size (else NULL: `kernel`) and its
@@ -108,6 +114,21 @@ int bench_run_default(const bench_env *env, const bench_ours *ours,
 /// nothing.
 void bench_print_default_header(const bench_env *env);
 void bench_print_default(const bench_env *env, const bench_default *d);
+
+/// The problem of built-in operator `op` at size `s` (NULL: 1 x 1 x 1,
+/// for its types), with --trans-b and --gelu, bound to `kernel` (NULL:
+/// env->desc). 0, or 1 after printing why (bench_problem.c).
+int bench_describe(tool_problem_desc *d, const bench_env *env, const char *op,
+                   const bench_size *s, const tile_rt_kernel_desc *kernel);
+
+/// bench_describe's problem on the GPU, its inputs rotated past the L2.
+int bench_problem(tool_problem *p, const bench_env *env, const char *op,
+                  const bench_size *s);
+
+/// --problem: ours alone (and with --tuned the default beside it), checked
+/// against the problem's reference kernel, else with --tuned the default's
+/// outputs, else for written and finite outputs (bench_problem.c).
+int bench_described(const bench_env *env);
 
 /// Our gemm against cublasGemmEx (bench_gemm.c).
 int bench_gemm(const bench_env *env);

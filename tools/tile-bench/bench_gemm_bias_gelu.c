@@ -26,24 +26,27 @@
 #define PLAIN_FILE_NAME "gemm.mlir"
 
 typedef struct gelu_bench {
-  tile_rt_kernel *fused, *plain;
+  tool_problem_run fused; /* on the problem's own output */
+  tile_rt_kernel *plain;
   tool_cublaslt *lt;
-  const gemm_problem *p;
-  gemm_problem plain_view; /* the problem without its epilogue */
-  tile_rt_deviceptr c_fused, c_plain, c_lt;
+  tile_rt_deviceptr plain_out[TOOL_MAX_ARGS], lt_out[TOOL_MAX_ARGS];
 } gelu_bench;
 
 static int launch_fused(void *user, int set, tile_rt_stream *stream) {
-  const gelu_bench *b = user;
-  tile_rt_status st =
-      gemm_problem_launch(b->fused, b->p, set, b->c_fused, stream);
-  return st == TILE_RT_SUCCESS ? 0 : tool_rt_fail("launching ours fused", st);
+  gelu_bench *b = user;
+  return tool_problem_launch(&b->fused, set, stream);
 }
 
+/* The plain gemm on the same A and B: (A, B, C) of the fused arguments. */
 static int launch_plain(void *user, int set, tile_rt_stream *stream) {
   const gelu_bench *b = user;
-  tile_rt_status st =
-      gemm_problem_launch(b->plain, &b->plain_view, set, b->c_plain, stream);
+  const tool_problem *p = b->fused.p;
+  tile_rt_arg args[TOOL_MAX_ARGS];
+  tile_rt_status st = tool_problem_args(args, p, set, b->plain_out);
+  if (st == TILE_RT_SUCCESS) {
+    args[2] = args[3];
+    st = tile_rt_launch(b->plain, args, 3, stream);
+  }
   return st == TILE_RT_SUCCESS ? 0 : tool_rt_fail("launching ours plain", st);
 }
 
@@ -51,28 +54,26 @@ static int launch_lt(void *user, int set, tile_rt_stream *stream) {
   const gelu_bench *b = user;
   void *native;
   tile_rt_stream_native(&native, stream);
-  return tool_cublaslt_gelu_bias(b->lt, b->p, set, b->c_lt, native);
+  return tool_cublaslt_gelu_bias(b->lt, b->fused.p, set, b->lt_out[3], native);
 }
 
 /* Runs all three once on poisoned outputs; compares ours with cuBLASLt. */
 static int verify(const bench_env *env, void *user, const char *who,
                   tool_check *r) {
   gelu_bench *b = user;
-  const gemm_problem *p = b->p;
-  size_t count = (size_t)(p->m * p->n);
-  tile_rt_deviceptr outs[3] = {b->c_fused, b->c_plain, b->c_lt};
-  tile_rt_status st = TILE_RT_SUCCESS;
-  for (int i = 0; i < 3 && st == TILE_RT_SUCCESS; ++i)
-    st = tool_poison(env->ctx, outs[i], p->c_type, count);
+  const tool_problem *p = b->fused.p;
+  tile_rt_dtype c_type = p->desc.args[3].dtype;
+  tile_rt_status st =
+      tool_poison(env->ctx, b->plain_out[3], c_type, p->count[3]);
+  if (st == TILE_RT_SUCCESS)
+    st = tool_poison(env->ctx, b->lt_out[3], c_type, p->count[3]);
   if (st != TILE_RT_SUCCESS)
     return tool_rt_fail("poisoning the outputs", st);
-  if (launch_fused(b, 0, env->stream) != 0 ||
-      launch_plain(b, 0, env->stream) != 0 || launch_lt(b, 0, env->stream) != 0)
+  if (launch_plain(b, 0, env->stream) != 0 ||
+      launch_lt(b, 0, env->stream) != 0 ||
+      tool_problem_run_once(&b->fused, env->stream, env->args->timeout_s) != 0)
     return 1;
-  if ((st = tile_rt_stream_synchronize(
-           env->ctx, env->stream, env->args->timeout_s)) != TILE_RT_SUCCESS)
-    return tool_rt_fail("running", st);
-  if (gemm_problem_compare(r, p, b->c_fused, b->c_lt) != 0)
+  if (tool_problem_compare(r, p, p->out, b->lt_out) != 0)
     return 1;
   if (!r->pass)
     printf("  MISMATCH: %s fused vs cuBLASLt rel diff %.2e (threshold "
@@ -81,41 +82,32 @@ static int verify(const bench_env *env, void *user, const char *who,
   return 0;
 }
 
-static double tflops(const gemm_problem *p, const tool_timing *t) {
-  return 2.0 * (double)p->m * (double)p->n * (double)p->k /
-         (t->median_ms * 1e-3) / 1e12;
+static double tflops(const tool_problem *p, const tool_timing *t) {
+  return tool_problem_rate(p->desc.flops, t->median_ms);
 }
 
 /* One table row; returns 0, or 1 when something failed. */
 static int bench_one(const bench_env *env, tile_rt_kernel *plain,
                      const char *plain_name, tool_cublaslt *lt,
-                     const gemm_types *types, const bench_size *s,
-                     int *mismatch) {
+                     const bench_size *s, int *mismatch) {
   const bench_args *a = env->args;
-  gemm_problem p;
-  if (gemm_problem_init(&p, env->ctx, s->m, s->n, s->k, 0, types, a->gelu,
-                        a->seed, TOOL_ROTATE_BYTES) != 0)
+  tool_problem p;
+  if (bench_problem(&p, env, "gemm_bias_gelu", s) != 0)
     return 1;
   gelu_bench b;
   memset(&b, 0, sizeof b);
-  b.fused = bench_kernel_of(env, s);
+  b.fused = (tool_problem_run){&p, bench_kernel_of(env, s), NULL};
   b.plain = plain;
   b.lt = lt;
-  b.p = &p;
-  b.plain_view = p;
-  b.plain_view.epilogue = GEMM_EPILOGUE_NONE;
-  b.c_fused = p.c;
-  tile_rt_status st = tile_rt_mem_alloc(&b.c_plain, env->ctx, p.c_bytes);
-  if (st == TILE_RT_SUCCESS)
-    st = tile_rt_mem_alloc(&b.c_lt, env->ctx, p.c_bytes);
-  int rc = st == TILE_RT_SUCCESS ? 0 : tool_rt_fail("allocating", st);
-  bench_ours ours = {&b, &b.fused, verify, launch_fused, p.nsets};
-  tile_rt_arg args[4];
-  int nargs = 0;
+  int rc = tool_problem_alloc_outputs(&p, b.plain_out) ||
+           tool_problem_alloc_outputs(&p, b.lt_out);
+  bench_ours ours = {&b, &b.fused.kernel, verify, launch_fused, p.nsets};
+  tile_rt_arg args[TOOL_MAX_ARGS];
   tool_check r;
   tool_timing t[3];
   bench_default def;
   tool_launch_fn launch[3] = {launch_fused, launch_plain, launch_lt};
+  tile_rt_status st;
   if (rc == 0)
     rc = tool_cublaslt_plan_gelu_bias(lt, &p);
   if (rc == 0)
@@ -123,15 +115,15 @@ static int bench_one(const bench_env *env, tile_rt_kernel *plain,
   for (int i = 0; i < 3 && rc == 0; ++i)
     rc = tool_time_launches(&t[i], env->ctx, env->stream, launch[i], &b,
                             p.nsets, a->warmup, a->iters, a->timeout_s);
-  if (rc == 0 && (st = gemm_problem_args(args, &nargs, &p, 0, b.c_fused)) !=
-                     TILE_RT_SUCCESS)
+  if (rc == 0 && (st = tool_problem_args(args, &p, 0, NULL)) != TILE_RT_SUCCESS)
     rc = tool_rt_fail("the arguments", st);
   if (rc == 0)
-    rc = bench_run_default(env, &ours, args, nargs, &def);
+    rc = bench_run_default(env, &ours, args, p.desc.nargs, &def);
   if (rc == 0) {
+    gemm_dims g = gemm_problem_dims(&p.desc);
     char size[64];
-    snprintf(size, sizeof size, "%lldx%lldx%lld", (long long)p.m,
-             (long long)p.n, (long long)p.k);
+    snprintf(size, sizeof size, "%lldx%lldx%lld", (long long)g.m,
+             (long long)g.n, (long long)g.k);
     double fused_plain = t[0].median_ms / t[1].median_ms;
     int pass = r.pass && def.state != BENCH_DEFAULT_WRONG;
     printf("%-18s %9.4f %8.1f %9.4f %8.1f %8.3f%s %10.4f %8.1f %9.3f", size,
@@ -141,7 +133,7 @@ static int bench_one(const bench_env *env, tile_rt_kernel *plain,
     bench_print_default(env, &def);
     printf(" %10.2e%s\n", r.rel_err, pass ? "" : " MISMATCH");
     fflush(stdout);
-    double flops = 2.0 * (double)p.m * (double)p.n * (double)p.k;
+    double flops = p.desc.flops;
     bench_csv_ours(env, s, &t[0], flops, r.rel_err, r.pass, "MISMATCH");
     bench_csv_default(env, s, &def, flops);
     bench_csv_row(env->csv, s, "ours-plain", plain_name, &t[1], flops, -1,
@@ -151,9 +143,9 @@ static int bench_one(const bench_env *env, tile_rt_kernel *plain,
     if (!pass)
       *mismatch = 1;
   }
-  tile_rt_mem_free(env->ctx, b.c_plain);
-  tile_rt_mem_free(env->ctx, b.c_lt);
-  gemm_problem_free(&p);
+  tool_problem_free_outputs(&p, b.plain_out);
+  tool_problem_free_outputs(&p, b.lt_out);
+  tool_problem_free(&p);
   return rc;
 }
 
@@ -194,7 +186,8 @@ static int load_plain(tile_rt_module **module, tile_rt_kernel **kernel,
 
 int bench_gemm_bias_gelu(const bench_env *env) {
   const bench_args *a = env->args;
-  gemm_types types, plain_types;
+  tool_problem_desc fused_d, plain_d;
+  gemm_dims types, plain_types;
   tile_rt_module *plain_module = NULL;
   tile_rt_kernel *plain = NULL;
   const tile_rt_kernel_desc *plain_desc = NULL;
@@ -204,24 +197,28 @@ int bench_gemm_bias_gelu(const bench_env *env) {
   int rc = 0, mismatch = 0;
   if (a->trans_b)
     return tool_fail("--op gemm_bias_gelu takes B as [K, N]: no --trans-b");
-  if (gemm_types_of_kernel(&types, env->desc, a->gelu) != 0 ||
+  if (bench_describe(&fused_d, env, "gemm_bias_gelu", NULL, NULL) != 0 ||
       load_plain(&plain_module, &plain, &plain_desc, env, path) != 0 ||
-      gemm_types_of_kernel(&plain_types, plain_desc, GEMM_EPILOGUE_NONE) != 0) {
+      bench_describe(&plain_d, env, "gemm", NULL, plain_desc) != 0) {
     rc = 1;
     goto done;
   }
-  if (plain_types.a != types.a || plain_types.b != types.b ||
-      plain_types.c != types.c) {
+  types = gemm_problem_dims(&fused_d);
+  plain_types = gemm_problem_dims(&plain_d);
+  if (plain_types.a_type != types.a_type ||
+      plain_types.b_type != types.b_type ||
+      plain_types.c_type != types.c_type) {
     rc = tool_fail("the plain kernel '%s' (A=%s C=%s) and the fused '%s' "
                    "(A=%s C=%s) differ in types: not comparable",
-                   plain_desc->name, tile_rt_dtype_name(plain_types.a),
-                   tile_rt_dtype_name(plain_types.c), env->desc->name,
-                   tile_rt_dtype_name(types.a), tile_rt_dtype_name(types.c));
+                   plain_desc->name, tile_rt_dtype_name(plain_types.a_type),
+                   tile_rt_dtype_name(plain_types.c_type), env->desc->name,
+                   tile_rt_dtype_name(types.a_type),
+                   tile_rt_dtype_name(types.c_type));
     goto done;
   }
   if ((rc = tool_cublaslt_open(&lt, env->ctx)) != 0)
     goto done;
-  bench_csv_columns(env->csv, tile_rt_dtype_name(types.a),
+  bench_csv_columns(env->csv, tile_rt_dtype_name(types.a_type),
                     gemm_epilogue_name(a->gelu), "TFLOP/s");
   printf("cuBLASLt %zu from %s: cublasLtMatmul with "
          "CUBLASLT_EPILOGUE_GELU_BIAS (tanh GELU), CUBLAS_COMPUTE_32F\n",
@@ -230,9 +227,9 @@ int bench_gemm_bias_gelu(const bench_env *env) {
          "C=%s; median of %d launches after %d warm-up, inputs rotated past "
          "%zu MiB\n",
          env->desc->name, gemm_epilogue_name(a->gelu), plain_desc->name, path,
-         tile_rt_dtype_name(types.a), tile_rt_dtype_name(types.b),
-         tile_rt_dtype_name(types.bias), tile_rt_dtype_name(types.c), a->iters,
-         a->warmup, TOOL_ROTATE_BYTES >> 20);
+         tile_rt_dtype_name(types.a_type), tile_rt_dtype_name(types.b_type),
+         tile_rt_dtype_name(types.bias_type), tile_rt_dtype_name(types.c_type),
+         a->iters, a->warmup, TOOL_ROTATE_BYTES >> 20);
   printf("time ratios: fused/plain (target <= %.1f, '!' above) and "
          "ours/cuBLASLt (below 1: ours is faster); rel diff: ours fused vs "
          "cuBLASLt\n",
@@ -243,8 +240,8 @@ int bench_gemm_bias_gelu(const bench_env *env) {
   bench_print_default_header(env);
   printf(" %10s\n", "rel diff");
   for (int i = 0; i < a->nsizes; ++i)
-    if (bench_one(env, plain, plain_desc->name, lt, &types, &a->sizes[i],
-                  &mismatch) != 0)
+    if (bench_one(env, plain, plain_desc->name, lt, &a->sizes[i], &mismatch) !=
+        0)
       rc = 1;
   if (mismatch)
     rc = tool_fail("our fused output differs from cuBLASLt's beyond the "

@@ -11,49 +11,35 @@
 
 #include "bench.h"
 #include "host_util.h"
-#include "softmax_problem.h"
 #include "timing.h"
 
 #include <stdio.h>
 
 typedef struct softmax_bench {
-  tile_rt_context *ctx;
-  tile_rt_kernel *kernel;
-  const softmax_problem *p;
+  tool_problem_run ours; /* on the problem's own output */
   tile_rt_deviceptr copy_dst;
 } softmax_bench;
 
 static int launch_ours(void *user, int set, tile_rt_stream *stream) {
-  const softmax_bench *b = user;
-  tile_rt_status st =
-      softmax_problem_launch(b->kernel, b->p, set, b->p->y, stream);
-  return st == TILE_RT_SUCCESS ? 0 : tool_rt_fail("launching our kernel", st);
+  softmax_bench *b = user;
+  return tool_problem_launch(&b->ours, set, stream);
 }
 
 /* On the default stream (the timing passes NULL). */
 static int launch_copy(void *user, int set, tile_rt_stream *stream) {
   (void)stream;
   const softmax_bench *b = user;
-  tile_rt_status st =
-      tile_rt_mem_dtod(b->ctx, b->copy_dst,
-                       tool_input_sets_at(&b->p->sets, set, 0), b->p->x_bytes);
+  const tool_problem *p = b->ours.p;
+  tile_rt_status st = tile_rt_mem_dtod(
+      p->ctx, b->copy_dst, tool_problem_input(p, 0, set), p->bytes[0]);
   return st == TILE_RT_SUCCESS ? 0 : tool_rt_fail("copying", st);
 }
 
 static int verify(const bench_env *env, void *user, const char *who,
                   tool_check *r) {
   softmax_bench *b = user;
-  const softmax_problem *p = b->p;
-  tile_rt_status st =
-      tool_poison(env->ctx, p->y, p->y_type, (size_t)(p->m * p->n));
-  if (st != TILE_RT_SUCCESS)
-    return tool_rt_fail("poisoning the output", st);
-  if (launch_ours(b, 0, env->stream) != 0)
-    return 1;
-  if ((st = tile_rt_stream_synchronize(
-           env->ctx, env->stream, env->args->timeout_s)) != TILE_RT_SUCCESS)
-    return tool_rt_fail("running", st);
-  if (softmax_problem_check(r, p, p->y) != 0)
+  if (tool_problem_run_once(&b->ours, env->stream, env->args->timeout_s) != 0 ||
+      tool_problem_check(r, b->ours.p, NULL) != 0)
     return 1;
   if (!r->pass)
     printf("  FAIL: %s rel_err %.2e, worst row %lld at %.2e (threshold "
@@ -63,18 +49,16 @@ static int verify(const bench_env *env, void *user, const char *who,
   return 0;
 }
 
-static int bench_one(const bench_env *env, const tile_rt_dtype types[2],
-                     const bench_size *s, int *failed) {
+static int bench_one(const bench_env *env, const bench_size *s, int *failed) {
   const bench_args *a = env->args;
-  softmax_problem p;
-  if (softmax_problem_init(&p, env->ctx, s->m, s->n, types, a->seed,
-                           TOOL_ROTATE_BYTES) != 0)
+  tool_problem p;
+  if (bench_problem(&p, env, "softmax", s) != 0)
     return 1;
-  softmax_bench b = {env->ctx, bench_kernel_of(env, s), &p, 0};
-  tile_rt_status st = tile_rt_mem_alloc(&b.copy_dst, env->ctx, p.x_bytes);
+  softmax_bench b = {{&p, bench_kernel_of(env, s), NULL}, 0};
+  tile_rt_status st = tile_rt_mem_alloc(&b.copy_dst, env->ctx, p.bytes[0]);
   int rc = st == TILE_RT_SUCCESS ? 0 : tool_rt_fail("allocating", st);
-  bench_ours ours = {&b, &b.kernel, verify, launch_ours, p.nsets};
-  tile_rt_arg args[2];
+  bench_ours ours = {&b, &b.ours.kernel, verify, launch_ours, p.nsets};
+  tile_rt_arg args[TOOL_MAX_ARGS];
   tool_check r;
   tool_timing t_ours, t_copy;
   bench_default def;
@@ -86,54 +70,54 @@ static int bench_one(const bench_env *env, const tile_rt_dtype types[2],
   if (rc == 0)
     rc = tool_time_launches(&t_copy, env->ctx, NULL, launch_copy, &b, p.nsets,
                             a->warmup, a->iters, a->timeout_s);
-  if (rc == 0 &&
-      (st = softmax_problem_args(args, &p, 0, p.y)) != TILE_RT_SUCCESS)
+  if (rc == 0 && (st = tool_problem_args(args, &p, 0, NULL)) != TILE_RT_SUCCESS)
     rc = tool_rt_fail("the arguments", st);
   if (rc == 0)
-    rc = bench_run_default(env, &ours, args, 2, &def);
+    rc = bench_run_default(env, &ours, args, p.desc.nargs, &def);
   if (rc == 0) {
-    double tb_ours = ((double)p.x_bytes + (double)p.y_bytes) /
-                     (t_ours.median_ms * 1e-3) / 1e12;
-    double tb_copy = 2.0 * (double)p.x_bytes / (t_copy.median_ms * 1e-3) / 1e12;
+    const char *unit;
+    double bytes = tool_problem_work(&p.desc, &unit);
+    double copied = 2.0 * (double)p.bytes[0];
+    double tb_ours = tool_problem_rate(bytes, t_ours.median_ms);
+    double tb_copy = tool_problem_rate(copied, t_copy.median_ms);
     int pass = r.pass && def.state != BENCH_DEFAULT_WRONG;
     char size[64];
-    snprintf(size, sizeof size, "%lldx%lld", (long long)p.m, (long long)p.n);
+    snprintf(size, sizeof size, "%lldx%lld", (long long)s->m, (long long)s->n);
     printf("%-16s %10.4f %8.3f %10.4f %8.3f %10.2f", size, t_ours.median_ms,
            tb_ours, t_copy.median_ms, tb_copy, tb_ours / tb_copy);
     bench_print_default(env, &def);
     printf(" %10.2e%s\n", r.rel_err, pass ? "" : " FAIL");
     fflush(stdout);
-    double bytes = (double)p.x_bytes + (double)p.y_bytes;
     bench_csv_ours(env, s, &t_ours, bytes, r.rel_err, r.pass, "FAIL");
     bench_csv_default(env, s, &def, bytes);
-    bench_csv_row(env->csv, s, "copy", "cuMemcpyDtoD", &t_copy,
-                  2.0 * (double)p.x_bytes, -1, NULL);
+    bench_csv_row(env->csv, s, "copy", "cuMemcpyDtoD", &t_copy, copied, -1,
+                  NULL);
     if (!pass)
       *failed = 1;
   }
   tile_rt_mem_free(env->ctx, b.copy_dst);
-  softmax_problem_free(&p);
+  tool_problem_free(&p);
   return rc;
 }
 
 int bench_softmax(const bench_env *env) {
   const bench_args *a = env->args;
-  tile_rt_dtype types[2];
+  tool_problem_desc types;
   int rc = 0, failed = 0;
-  if (softmax_types_of_kernel(types, env->desc) != 0)
+  if (bench_describe(&types, env, "softmax", NULL, NULL) != 0)
     return 1;
-  bench_csv_columns(env->csv, tile_rt_dtype_name(types[0]), "", "TB/s");
+  tile_rt_dtype x = types.args[0].dtype, y = types.args[1].dtype;
+  bench_csv_columns(env->csv, tile_rt_dtype_name(x), "", "TB/s");
   printf("kernel %s: X=%s Y=%s; median of %d launches after %d warm-up, "
          "inputs rotated past %zu MiB; the copy is cuMemcpyDtoD of X\n",
-         env->desc->name, tile_rt_dtype_name(types[0]),
-         tile_rt_dtype_name(types[1]), a->iters, a->warmup,
-         TOOL_ROTATE_BYTES >> 20);
+         env->desc->name, tile_rt_dtype_name(x), tile_rt_dtype_name(y),
+         a->iters, a->warmup, TOOL_ROTATE_BYTES >> 20);
   printf("%-16s %10s %8s %10s %8s %10s", "size (MxN)", "ours ms", "TB/s",
          "copy ms", "TB/s", "ours/copy");
   bench_print_default_header(env);
   printf(" %10s\n", "rel_err");
   for (int i = 0; i < a->nsizes; ++i)
-    if (bench_one(env, types, &a->sizes[i], &failed) != 0)
+    if (bench_one(env, &a->sizes[i], &failed) != 0)
       rc = 1;
   if (failed)
     rc = tool_fail("our output is wrong (FAIL rows): the times above mean "

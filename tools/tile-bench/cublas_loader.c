@@ -129,8 +129,9 @@ const char *tool_cublas_path(const tool_cublas *cb) { return cb->path; }
 
 int tool_cublas_version(const tool_cublas *cb) { return cb->version; }
 
-int tool_cublas_gemm(tool_cublas *cb, const gemm_problem *p, int set,
+int tool_cublas_gemm(tool_cublas *cb, const tool_problem *p, int set,
                      tile_rt_deviceptr c, void *stream) {
+  gemm_dims g = gemm_problem_dims(&p->desc);
   cublasStatus_t s = cb->set_stream(cb->handle, (cudaStream_t)stream);
   if (s != CUBLAS_STATUS_SUCCESS)
     return tool_fail("cublasSetStream failed: %d (%s)", (int)s,
@@ -138,22 +139,22 @@ int tool_cublas_gemm(tool_cublas *cb, const gemm_problem *p, int set,
   /* Row-major C = A B is column-major C^T = B^T A^T: cuBLAS's first operand
    * is our B (N x K column-major view), its second our A. */
   const float alpha = 1.0f, beta = 0.0f;
-  int m = (int)p->n, n = (int)p->m, k = (int)p->k;
-  cublasOperation_t op_b = p->trans_b ? CUBLAS_OP_T : CUBLAS_OP_N;
-  int ldb = p->trans_b ? k : m;
-  cublasComputeType_t compute = cb->tf32 && p->a_type == TILE_RT_F32
+  int m = (int)g.n, n = (int)g.m, k = (int)g.k;
+  cublasOperation_t op_b = g.trans_b ? CUBLAS_OP_T : CUBLAS_OP_N;
+  int ldb = g.trans_b ? k : m;
+  cublasComputeType_t compute = cb->tf32 && g.a_type == TILE_RT_F32
                                     ? CUBLAS_COMPUTE_32F_FAST_TF32
                                     : CUBLAS_COMPUTE_32F;
-  s = cb->gemm_ex(cb->handle, op_b, CUBLAS_OP_N, m, n, k, &alpha,
-                  (const void *)(uintptr_t)gemm_problem_b(p, set),
-                  tool_cuda_data_type(p->b_type), ldb,
-                  (const void *)(uintptr_t)gemm_problem_a(p, set),
-                  tool_cuda_data_type(p->a_type), k, &beta,
-                  (void *)(uintptr_t)c, tool_cuda_data_type(p->c_type), m,
-                  compute, CUBLAS_GEMM_DEFAULT);
+  s = cb->gemm_ex(
+      cb->handle, op_b, CUBLAS_OP_N, m, n, k, &alpha,
+      (const void *)(uintptr_t)tool_problem_input(p, GEMM_ARG_B, set),
+      tool_cuda_data_type(g.b_type), ldb,
+      (const void *)(uintptr_t)tool_problem_input(p, GEMM_ARG_A, set),
+      tool_cuda_data_type(g.a_type), k, &beta, (void *)(uintptr_t)c,
+      tool_cuda_data_type(g.c_type), m, compute, CUBLAS_GEMM_DEFAULT);
   if (s != CUBLAS_STATUS_SUCCESS)
     return tool_fail("cublasGemmEx (M=%lld N=%lld K=%lld) failed: %d (%s)",
-                     (long long)p->m, (long long)p->n, (long long)p->k, (int)s,
+                     (long long)g.m, (long long)g.n, (long long)g.k, (int)s,
                      tool_cublas_status(cb, s));
   return 0;
 }

@@ -31,7 +31,7 @@ int tool_cublas_version(const tool_cublas *cb);
 /// Enqueues C = A * B (row-major, as gemm_problem lays them out) for input
 /// set `set` into `c`, on `stream` (a CUstream; NULL: the default stream).
 /// Returns 0, or 1 after printing the cuBLAS status.
-int tool_cublas_gemm(tool_cublas *cb, const gemm_problem *p, int set,
+int tool_cublas_gemm(tool_cublas *cb, const tool_problem *p, int set,
                      tile_rt_deviceptr c, void *stream);
 
 #endif /* TILE_BENCH_CUBLAS_LOADER_H */

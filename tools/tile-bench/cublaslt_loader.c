@@ -179,32 +179,32 @@ const char *tool_cublaslt_path(const tool_cublaslt *lt) { return lt->path; }
 
 size_t tool_cublaslt_version(const tool_cublaslt *lt) { return lt->version; }
 
-int tool_cublaslt_plan_gelu_bias(tool_cublaslt *lt, const gemm_problem *p) {
+int tool_cublaslt_plan_gelu_bias(tool_cublaslt *lt, const tool_problem *p) {
+  gemm_dims g = gemm_problem_dims(&p->desc);
   lt_drop_plan(lt);
-  if (p->epilogue == GEMM_EPILOGUE_NONE || p->trans_b)
+  if (g.epilogue == GEMM_EPILOGUE_NONE || g.trans_b)
     return tool_fail("the cuBLASLt peer runs gelu(A B + bias) with B [K, N]");
   /* Row-major C = A B is column-major C^T = B^T A^T: cuBLASLt's A is our B
    * (N x K column-major, ld N), its B our A (K x M, ld K), C/D N x M (ld
    * N); the bias, indexed by cuBLASLt's rows, is our N columns. */
   cublasStatus_t s;
   cublasLtEpilogue_t epilogue = CUBLASLT_EPILOGUE_GELU_BIAS;
-  cudaDataType bias_type = tool_cuda_data_type(p->bias_type);
+  cudaDataType bias_type = tool_cuda_data_type(g.bias_type);
   if ((s = lt->desc_create(&lt->desc, CUBLAS_COMPUTE_32F, CUDA_R_32F)) !=
       CUBLAS_STATUS_SUCCESS)
     return lt_fail(lt, "cublasLtMatmulDescCreate", s);
   if ((s = lt->desc_set(lt->desc, CUBLASLT_MATMUL_DESC_EPILOGUE, &epilogue,
                         sizeof epilogue)) != CUBLAS_STATUS_SUCCESS)
     return lt_fail(lt, "setting CUBLASLT_MATMUL_DESC_EPILOGUE", s);
-  if (p->bias_type != p->c_type &&
+  if (g.bias_type != g.c_type &&
       (s = lt->desc_set(lt->desc, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE,
                         &bias_type, sizeof bias_type)) != CUBLAS_STATUS_SUCCESS)
     return lt_fail(lt, "setting CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE", s);
   struct {
     tile_rt_dtype type;
     int64_t rows, cols;
-  } shapes[3] = {{p->b_type, p->n, p->k},
-                 {p->a_type, p->k, p->m},
-                 {p->c_type, p->n, p->m}};
+  } shapes[3] = {
+      {g.b_type, g.n, g.k}, {g.a_type, g.k, g.m}, {g.c_type, g.n, g.m}};
   for (int i = 0; i < 3; ++i)
     if ((s = lt->layout_create(
              &lt->layout[i], tool_cuda_data_type(shapes[i].type),
@@ -227,34 +227,38 @@ int tool_cublaslt_plan_gelu_bias(tool_cublaslt *lt, const gemm_problem *p) {
   if (s != CUBLAS_STATUS_SUCCESS)
     return lt_fail(lt, "cublasLtMatmulAlgoGetHeuristic", s);
   if (found == 0)
-    return tool_fail(
-        "cuBLASLt has no algorithm for gelu(A B + bias) with "
-        "A=%s B=%s bias=%s C=%s, M=%lld N=%lld K=%lld",
-        tile_rt_dtype_name(p->a_type), tile_rt_dtype_name(p->b_type),
-        tile_rt_dtype_name(p->bias_type), tile_rt_dtype_name(p->c_type),
-        (long long)p->m, (long long)p->n, (long long)p->k);
+    return tool_fail("cuBLASLt has no algorithm for gelu(A B + bias) with "
+                     "A=%s B=%s bias=%s C=%s, M=%lld N=%lld K=%lld",
+                     tile_rt_dtype_name(g.a_type), tile_rt_dtype_name(g.b_type),
+                     tile_rt_dtype_name(g.bias_type),
+                     tile_rt_dtype_name(g.c_type), (long long)g.m,
+                     (long long)g.n, (long long)g.k);
   lt->algo = result.algo;
   return 0;
 }
 
-int tool_cublaslt_gelu_bias(tool_cublaslt *lt, const gemm_problem *p, int set,
+int tool_cublaslt_gelu_bias(tool_cublaslt *lt, const tool_problem *p, int set,
                             tile_rt_deviceptr c, void *stream) {
-  const void *bias = (const void *)(uintptr_t)gemm_problem_bias(p, set);
+  gemm_dims g = gemm_problem_dims(&p->desc);
+  const void *bias =
+      (const void *)(uintptr_t)tool_problem_input(p, GEMM_ARG_BIAS, set);
   cublasStatus_t s = lt->desc_set(lt->desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER,
                                   &bias, sizeof bias);
   if (s != CUBLAS_STATUS_SUCCESS)
     return lt_fail(lt, "setting CUBLASLT_MATMUL_DESC_BIAS_POINTER", s);
   const float alpha = 1.0f, beta = 0.0f;
   void *d = (void *)(uintptr_t)c;
-  s = lt->matmul(lt->handle, lt->desc, &alpha,
-                 (const void *)(uintptr_t)gemm_problem_b(p, set), lt->layout[0],
-                 (const void *)(uintptr_t)gemm_problem_a(p, set), lt->layout[1],
-                 &beta, d, lt->layout[2], d, lt->layout[2], &lt->algo,
-                 (void *)(uintptr_t)lt->workspace, LT_WORKSPACE_BYTES,
-                 (cudaStream_t)stream);
+  s = lt->matmul(
+      lt->handle, lt->desc, &alpha,
+      (const void *)(uintptr_t)tool_problem_input(p, GEMM_ARG_B, set),
+      lt->layout[0],
+      (const void *)(uintptr_t)tool_problem_input(p, GEMM_ARG_A, set),
+      lt->layout[1], &beta, d, lt->layout[2], d, lt->layout[2], &lt->algo,
+      (void *)(uintptr_t)lt->workspace, LT_WORKSPACE_BYTES,
+      (cudaStream_t)stream);
   if (s != CUBLAS_STATUS_SUCCESS)
     return tool_fail("cublasLtMatmul (M=%lld N=%lld K=%lld) failed: %d (%s)",
-                     (long long)p->m, (long long)p->n, (long long)p->k, (int)s,
+                     (long long)g.m, (long long)g.n, (long long)g.k, (int)s,
                      lt_status(lt, s));
   return 0;
 }

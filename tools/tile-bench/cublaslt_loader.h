@@ -32,12 +32,12 @@ size_t tool_cublaslt_version(const tool_cublaslt *lt);
 /// gemm_problem lays it out, with a bias): descriptors, and the algorithm
 /// the heuristic picks first. Replaces any earlier plan. Returns 0, or 1
 /// after printing the cuBLASLt status (e.g. an unsupported type mix).
-int tool_cublaslt_plan_gelu_bias(tool_cublaslt *lt, const gemm_problem *p);
+int tool_cublaslt_plan_gelu_bias(tool_cublaslt *lt, const tool_problem *p);
 
 /// Enqueues the planned matmul on input set `set` of the planned problem
 /// into `c`, on `stream` (a CUstream; NULL: the default stream). Returns 0,
 /// or 1 after printing the cuBLASLt status.
-int tool_cublaslt_gelu_bias(tool_cublaslt *lt, const gemm_problem *p, int set,
+int tool_cublaslt_gelu_bias(tool_cublaslt *lt, const tool_problem *p, int set,
                             tile_rt_deviceptr c, void *stream);
 
 #endif /* TILE_BENCH_CUBLASLT_LOADER_H */

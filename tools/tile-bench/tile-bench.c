@@ -1,6 +1,7 @@
 /*===- tile-bench.c - Our kernels against their peers, same inputs --------===*
  *
  * tile-bench FILE.mlir --op OP --kernel NAME --sizes S[,S...] [options]
+ * tile-bench FILE.mlir --kernel NAME --problem P.json [options]
  *   compiles FILE (or loads --no-compile --image/--kinfo), and for each size
  *   runs our kernel and its peer on the same inputs, checks our output,
  *   times both with the same event loop (median, rotated inputs) and prints
@@ -9,7 +10,9 @@
  *   - gemm_bias_gelu: our fused kernel against our plain gemm and cuBLASLt's
  *     fused epilogue (bench_gemm_bias_gelu.c);
  *   - softmax: against the device-to-device copy bandwidth
- *     (bench_softmax.c).
+ *     (bench_softmax.c);
+ *   - --problem: any kernel on the problem a JSON file describes, alone
+ *     (bench_problem.c).
  *   With --tuned, "ours" is each size's tuned configuration, and the
  *   default one runs beside it on the same inputs (bench_default.c). With
  *   --csv FILE, every measurement is also a row of FILE (bench_csv.c).
@@ -44,7 +47,13 @@ static void usage(void) {
          "                       epilogue; S is N or MxNxK\n"
          "  --op softmax         ours against a device-to-device copy of the "
          "same bytes;\n"
-         "                       S is MxN\n\nsource options:\n%s"
+         "                       S is MxN\n"
+         "  --problem P.json     any kernel on the problem P describes "
+         "(docs/Problems.md),\n"
+         "                       checked against its reference kernel (or "
+         "the default\n"
+         "                       with --tuned); no --op or --sizes\n"
+         "\nsource options:\n%s"
          "\nbench options:\n"
          "  --iters N            timed launches per size (default %d)\n"
          "  --warmup N           untimed launches first (default %d)\n"
@@ -175,6 +184,9 @@ static int parse_args(bench_args *a, int argc, char **argv) {
     } else if (strcmp(arg, "--op") == 0) {
       if (!(a->op = value_of(argc, argv, &i)))
         return 2;
+    } else if (strcmp(arg, "--problem") == 0) {
+      if (!(a->problem_path = value_of(argc, argv, &i)))
+        return 2;
     } else if (strcmp(arg, "--kernel") == 0) {
       if (!(a->kernel = value_of(argc, argv, &i)))
         return 2;
@@ -232,14 +244,22 @@ static int parse_args(bench_args *a, int argc, char **argv) {
       return tool_fail("more than one input file"), 2;
     }
   }
-  if (!a->op ||
-      (strcmp(a->op, "gemm") != 0 && strcmp(a->op, "gemm_bias_gelu") != 0 &&
-       strcmp(a->op, "softmax") != 0))
-    return tool_fail("--op wants gemm, gemm_bias_gelu or softmax (see "
-                     "--help)"),
+  if (a->problem_path) {
+    if (a->op || a->nsizes)
+      return tool_fail("--problem says the whole problem: no --op or "
+                       "--sizes with it"),
+             2;
+    a->op = "problem";
+    a->nsizes = 1; /* one row, sized by the problem */
+  } else if (!a->op || (strcmp(a->op, "gemm") != 0 &&
+                        strcmp(a->op, "gemm_bias_gelu") != 0 &&
+                        strcmp(a->op, "softmax") != 0)) {
+    return tool_fail("--op wants gemm, gemm_bias_gelu or softmax, or "
+                     "--problem a kernel's own (see --help)"),
            2;
-  if (check_sizes(a, dims_seen) != 0)
+  } else if (check_sizes(a, dims_seen) != 0) {
     return 2;
+  }
   if (a->tuned && !a->kernel)
     return tool_fail("--tuned needs --kernel: the kernel to tune"), 2;
   if (a->profile.out && !a->profile.tool)
@@ -307,6 +327,7 @@ static int load_tuned(const bench_args *a, tile_rt_context *ctx, bench_env *env,
   r.mlir_path = a->source.mlir_path;
   r.kernel = a->kernel;
   r.op = a->op;
+  r.problem_path = a->problem_path;
   r.gelu_erf = a->gelu == GEMM_EPILOGUE_BIAS_GELU_ERF;
   r.progress = 1;
   for (int i = 0; i < a->source.nparams && i < TUNE_MAX_LIST; ++i)
@@ -324,8 +345,12 @@ static int load_tuned(const bench_args *a, tile_rt_context *ctx, bench_env *env,
     const tile_rt_kernel_desc *desc;
     int rc = bench_load_kernel(&modules[i], &env->size_kernel[i], &desc, ctx,
                                &res.image, &res.kinfo, a->kernel);
-    printf("  %lldx%lldx%lld: %s (%s)\n", (long long)r.m, (long long)r.n,
-           (long long)r.k, res.best, res.from_cache ? "cached" : "tuned now");
+    if (a->problem_path)
+      printf("  %s: %s (%s)\n", a->problem_path, res.best,
+             res.from_cache ? "cached" : "tuned now");
+    else
+      printf("  %lldx%lldx%lld: %s (%s)\n", (long long)r.m, (long long)r.n,
+             (long long)r.k, res.best, res.from_cache ? "cached" : "tuned now");
     env->size_config[i] = strdup(res.best);
     tune_result_free(&res);
     if (rc != 0)
@@ -382,13 +407,16 @@ static int run(const bench_args *a) {
   }
   env.ctx = ctx;
   env.stream = stream;
+  env.module = module;
   tile_rt_device_info dev;
   tile_rt_context_device_info(&dev, ctx);
   printf("GPU %d: %s, sm_%d%d, %d SMs, %d MHz peak SM clock\n", dev.ordinal,
          dev.name, dev.cc_major, dev.cc_minor, dev.sm_count,
          dev.clock_khz / 1000);
   print_nvidia_smi(a->device, "before");
-  if (strcmp(a->op, "gemm") == 0)
+  if (a->problem_path)
+    rc = bench_described(&env);
+  else if (strcmp(a->op, "gemm") == 0)
     rc = bench_gemm(&env);
   else if (strcmp(a->op, "gemm_bias_gelu") == 0)
     rc = bench_gemm_bias_gelu(&env);
@@ -419,8 +447,9 @@ int main(int argc, char **argv) {
   if (rc > 0)
     return rc;
   /* With --param, only the kernel benchmarked is compiled (gemm_bias_gelu
-   * also loads its plain gemm from the same module). */
-  if (strcmp(a.op, "gemm_bias_gelu") != 0)
+   * also loads its plain gemm from the same module, and a --problem its
+   * reference kernel). */
+  if (strcmp(a.op, "gemm_bias_gelu") != 0 && !a.problem_path)
     a.source.kernel = a.kernel;
   if (a.profile.tool) {
     /* Ours runs once for the check, then warms up, then is timed. */

@@ -4,16 +4,20 @@
  *   compiles FILE through the C API, prints each kernel's launch metadata
  *   and what the cubin says it uses (registers, shared memory, stack), then,
  *   with a GPU, what the driver says, and runs an operator when --op names
- *   one. Without a GPU (or driver) it says so and exits 0: compiling is the
- *   job there. With --profile ncu|nsys the same command runs again under
- *   Nsight Compute or Nsight Systems (profile.c).
+ *   one, or runs --kernel on the problem --problem FILE.json describes
+ *   (problem_json.h). The problem is checked against the kernel record
+ *   first, without a GPU; without one (or a driver) it then says so and
+ *   exits 0: compiling is the job there. With --profile ncu|nsys the same
+ * command runs again under Nsight Compute or Nsight Systems (profile.c).
  *
  *===----------------------------------------------------------------------===*/
 
 #include "host_util.h"
 #include "kernel_report.h"
 #include "ops.h"
+#include "problem_json.h"
 #include "profile.h"
+#include "run_problem.h"
 #include "tool_compile.h"
 
 #include <stdio.h>
@@ -29,6 +33,8 @@ typedef struct tile_run_args {
   tool_run_options run;
   tool_options op_options;
   const tool_op *op;
+  const char *problem_path; ///< --problem
+  const char *reference;    ///< --reference
   const char *kernel;
   int device;
   int check_given, no_check;
@@ -48,6 +54,16 @@ static void usage(void) {
          "  --probe            only say whether a GPU is usable (exit 0) or "
          "not (1)\n"
          "  --op NAME          run operator NAME on --kernel\n"
+         "  --problem F.json   run --kernel on the problem F describes: its "
+         "arguments,\n"
+         "                     how inputs are drawn, the reference "
+         "(docs/Problems.md)\n"
+         "  --reference NAME   the kernel of the module whose outputs "
+         "--kernel's must\n"
+         "                     match (a --problem's own \"reference\" by "
+         "default; with\n"
+         "                     neither, every output must be written and "
+         "finite)\n"
          "  --kernel NAME      the kernel to run (default: the only one)\n"
          "  --check            compare with a host reference (the default "
          "unless --iters)\n"
@@ -142,6 +158,12 @@ static int parse_args(tile_run_args *a, int argc, char **argv) {
     int64_t seed;
     if (strcmp(arg, "--op") == 0) {
       ++i; /* found above */
+    } else if (strcmp(arg, "--problem") == 0) {
+      if (!(a->problem_path = option_value(argc, argv, &i)))
+        return 2;
+    } else if (strcmp(arg, "--reference") == 0) {
+      if (!(a->reference = option_value(argc, argv, &i)))
+        return 2;
     } else if (strcmp(arg, "--kernel") == 0) {
       if (!(a->kernel = option_value(argc, argv, &i)))
         return 2;
@@ -203,34 +225,86 @@ static int parse_args(tile_run_args *a, int argc, char **argv) {
     return 2;
   if (a->profile.out && !a->profile.tool)
     return tool_fail("--profile-out needs --profile"), 2;
-  if (a->profile.tool && !a->op)
-    return tool_fail("--profile needs --op: without it nothing is launched"), 2;
+  if (a->op && a->problem_path)
+    return tool_fail("--op and --problem both say what to run: give one"), 2;
+  if (a->reference && !a->op && !a->problem_path)
+    return tool_fail("--reference needs --op or --problem"), 2;
+  if (a->profile.tool && !a->op && !a->problem_path)
+    return tool_fail("--profile needs --op or --problem: without one "
+                     "nothing is launched"),
+           2;
   return 0;
 }
 
-static int run_op(const tile_run_args *a, tile_rt_context *ctx,
-                  tile_rt_module *module, const tile_rt_kernel_info *info) {
-  const char *name = a->kernel;
+/* The kernel record called `name`, or NULL after printing that there is
+ * none. */
+static const tile_rt_kernel_desc *find_kernel(const tile_rt_kernel_info *info,
+                                              const char *name,
+                                              const char *what) {
+  const tile_rt_kernel_desc *d = NULL;
+  if (tile_rt_kernel_info_find(&d, info, name) != TILE_RT_SUCCESS) {
+    tool_fail("%s: the module has no kernel '%s'", what, name);
+    return NULL;
+  }
+  return d;
+}
+
+/* What to run, from the command line and the kernel records alone (no
+ * GPU): the kernel's name, the problem bound to it, and the reference
+ * kernel's name ("" for none). Returns 0, or 1 after printing why. */
+static int plan_run(const tile_run_args *a, const tile_rt_kernel_info *info,
+                    const char **name, tool_problem_desc *d,
+                    const char **reference) {
   int n;
   tile_rt_kernel_info_count(&n, info);
-  if (!name) {
+  *name = a->kernel;
+  if (!*name) {
     if (n != 1)
       return tool_fail("the module has %d kernels: name one with --kernel", n);
     const tile_rt_kernel_desc *only;
     tile_rt_kernel_info_get(&only, info, 0);
-    name = only->name;
+    *name = only->name;
   }
-  tool_op_env env;
-  memset(&env, 0, sizeof env);
-  env.ctx = ctx;
-  env.run = &a->run;
-  env.options = &a->op_options;
-  tile_rt_status st = tile_rt_module_get_kernel(&env.kernel, module, name);
-  if (st == TILE_RT_SUCCESS)
-    st = tile_rt_kernel_desc_of(&env.desc, env.kernel);
+  const tile_rt_kernel_desc *kernel = find_kernel(info, *name, "--kernel");
+  if (!kernel)
+    return 1;
+  if (a->problem_path ? tool_problem_from_json_file(d, a->problem_path)
+                      : tool_op_problem(d, a->op, &a->op_options))
+    return 1;
+  if (tool_problem_bind(d, kernel) != 0 ||
+      tool_problem_check_contracts(d, kernel) != 0)
+    return 1;
+  *reference = a->reference ? a->reference : d->reference_kernel;
+  if (!**reference)
+    return 0;
+  if (d->reference)
+    return tool_fail("the %s problem is checked against its fp64 host "
+                     "reference: --reference is for problems without one",
+                     d->op);
+  const tile_rt_kernel_desc *ref = find_kernel(info, *reference, "--reference");
+  tool_problem_desc same = *d;
+  if (!ref || tool_problem_bind(&same, ref) != 0)
+    return 1;
+  for (int i = 0; i < d->nargs; ++i)
+    if (same.args[i].dtype != d->args[i].dtype)
+      return tool_fail("the reference kernel '%s' takes %s %s where '%s' "
+                       "takes %s",
+                       *reference, d->args[i].name,
+                       tile_rt_dtype_name(same.args[i].dtype), *name,
+                       tile_rt_dtype_name(d->args[i].dtype));
+  return 0;
+}
+
+static int run_kernel(const tile_run_args *a, tile_rt_context *ctx,
+                      tile_rt_module *module, const char *name,
+                      const char *reference, const tool_problem_desc *d) {
+  tile_rt_kernel *kernel = NULL, *ref = NULL;
+  tile_rt_status st = tile_rt_module_get_kernel(&kernel, module, name);
+  if (st == TILE_RT_SUCCESS && reference[0])
+    st = tile_rt_module_get_kernel(&ref, module, reference);
   if (st != TILE_RT_SUCCESS)
     return tool_rt_fail("--kernel", st);
-  return a->op->run(&env);
+  return tool_run_problem(&a->run, ctx, kernel, name, ref, d);
 }
 
 /* --probe: exit 0 when GPU `device` can be used (lit's `cuda` feature). */
@@ -271,6 +345,11 @@ static int run(const tile_run_args *a) {
   }
   if ((rc = tool_print_cubin_resources(image.data, image.size, info)) != 0)
     goto done;
+  const char *name = NULL, *reference = "";
+  tool_problem_desc problem;
+  int runs = a->op || a->problem_path;
+  if (runs && (rc = plan_run(a, info, &name, &problem, &reference)) != 0)
+    goto done;
 
   st = tile_rt_context_create(&ctx, a->device);
   if (st == TILE_RT_ERROR_NO_DRIVER || st == TILE_RT_ERROR_NO_DEVICE) {
@@ -292,11 +371,9 @@ static int run(const tile_run_args *a) {
     rc = tool_rt_fail("loading the module", st);
     goto done;
   }
-  const tile_rt_kernel_info *loaded;
-  tile_rt_module_kernel_info(&loaded, module);
   rc = tool_print_driver_attributes(module, image.data, image.size);
-  if (rc == 0 && a->op)
-    rc = run_op(a, ctx, module, loaded);
+  if (rc == 0 && runs)
+    rc = run_kernel(a, ctx, module, name, reference, &problem);
 done:
   tile_rt_module_free(module);
   tile_rt_context_free(ctx);
@@ -314,8 +391,19 @@ int main(int argc, char **argv) {
     return 0;
   if (rc > 0)
     return rc;
-  /* With --param, only the kernel run is compiled. */
+  /* With --param, only the kernel run is compiled, and its reference. */
   a.source.kernel = a.kernel;
+  a.source.reference = a.reference;
+  tool_problem_desc problem;
+  if (!a.reference && a.problem_path) {
+    /* Quietly: a bad file is reported once, when the run is planned. */
+    int was = tool_capture_errors(1);
+    if (tool_problem_from_json_file(&problem, a.problem_path) == 0 &&
+        problem.reference_kernel[0])
+      a.source.reference = problem.reference_kernel;
+    tool_capture_errors(was);
+    tool_clear_error();
+  }
   if (a.profile.tool && !a.probe) {
     /* The check's launch, then the warm-up's, come before a timed one;
      * without timed launches (no --iters) the check's is the one. */

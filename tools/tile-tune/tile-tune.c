@@ -1,15 +1,18 @@
 /*===- tile-tune.c - Tune a kernel's schedule for problem shapes -----------===*
  *
  *   tile-tune FILE.mlir --kernel NAME --op OP --sizes SIZE[,...] [options]
+ *   tile-tune FILE.mlir --kernel NAME --problem P.json [options]
  *   tile-tune --cache-list | --cache-clear [--cache-dir DIR]
  *
- * For each size: the cached best, or the whole tuning (tune.h), then a
- * table of the best configuration per size.
+ * For each size of a built-in operator, or for the one problem a JSON file
+ * describes (problem_json.h): the cached best, or the whole tuning
+ * (tune.h), then a table of the best configuration per size.
  *
  *===----------------------------------------------------------------------===*/
 
 #define _POSIX_C_SOURCE 200809L
 
+#include "builtin_problems.h"
 #include "tune.h"
 
 #include "tile-c/Cache.h"
@@ -25,15 +28,24 @@
 static const char usage[] =
     "usage: tile-tune FILE.mlir --kernel NAME --op OP --sizes SIZES "
     "[options]\n"
+    "       tile-tune FILE.mlir --kernel NAME --problem P.json [options]\n"
     "       tile-tune --cache-list | --cache-clear [--cache-dir DIR]\n"
     "\n"
     "Tunes the schedule parameters of kernel or instance NAME for each size:\n"
     "drops the configurations that cannot run before compiling them, "
     "compiles\n"
-    "the rest in parallel, checks each against an fp64 reference, times the\n"
-    "correct ones and keeps the best in the tuning cache.\n"
+    "the rest in parallel, checks each against a reference (fp64 on the "
+    "host\n"
+    "for the built-in operators), times the correct ones and keeps the best "
+    "in\n"
+    "the tuning cache.\n"
     "\n"
     "  --op OP               gemm, gemm_bias_gelu, softmax or attention\n"
+    "  --problem P.json      any kernel's problem instead (docs/Problems.md): "
+    "its\n"
+    "                        arguments, checked against its \"reference\" "
+    "kernel or\n"
+    "                        the default configuration\n"
     "  --sizes LIST          MxNxK (gemms), MxN (softmax) or BxHxSxD "
     "(attention:\n"
     "                        batch, heads, sequence, head_dim), "
@@ -74,6 +86,7 @@ static const char usage[] =
 enum {
   OPT_KERNEL = 256,
   OPT_OP,
+  OPT_PROBLEM,
   OPT_SIZES,
   OPT_GELU,
   OPT_PARAM,
@@ -104,6 +117,7 @@ enum {
 static const struct option options[] = {
     {"kernel", required_argument, 0, OPT_KERNEL},
     {"op", required_argument, 0, OPT_OP},
+    {"problem", required_argument, 0, OPT_PROBLEM},
     {"sizes", required_argument, 0, OPT_SIZES},
     {"gelu", required_argument, 0, OPT_GELU},
     {"param", required_argument, 0, OPT_PARAM},
@@ -138,7 +152,7 @@ typedef struct problem_size {
 } problem_size;
 
 static int is_op(const tune_request *r, const char *op) {
-  return strcmp(r->op, op) == 0;
+  return r->op && strcmp(r->op, op) == 0;
 }
 
 /* "MxNxK", "MxN" or "BxHxSxD": the form of `r`'s sizes. */
@@ -190,7 +204,9 @@ static void set_size(tune_request *r, const problem_size *size) {
 static void size_text(char *buf, size_t n, const tune_request *r,
                       const problem_size *size) {
   const long long *d = size->dim;
-  if (is_op(r, "attention"))
+  if (r->problem_path)
+    tool_path_stem(buf, n, r->problem_path);
+  else if (is_op(r, "attention"))
     snprintf(buf, n, "%lldx%lldx%lldx%lld%s", d[0], d[1], d[2], d[3],
              r->causal ? " causal" : "");
   else if (is_op(r, "softmax"))
@@ -204,7 +220,11 @@ static void size_text(char *buf, size_t n, const tune_request *r,
 static void emit_stem(char *buf, size_t n, const char *dir,
                       const tune_request *r, const problem_size *size) {
   const long long *d = size->dim;
-  if (is_op(r, "attention"))
+  char stem[256];
+  if (r->problem_path)
+    snprintf(buf, n, "%s/%s_%s", dir, r->kernel,
+             tool_path_stem(stem, sizeof stem, r->problem_path));
+  else if (is_op(r, "attention"))
     snprintf(buf, n, "%s/%s_%lldx%lldx%lldx%lld%s", dir, r->kernel, d[0], d[1],
              d[2], d[3], r->causal ? "_causal" : "");
   else
@@ -284,6 +304,9 @@ int main(int argc, char **argv) {
       break;
     case OPT_OP:
       r.op = optarg;
+      break;
+    case OPT_PROBLEM:
+      r.problem_path = optarg;
       break;
     case OPT_SIZES:
       sizes = optarg;
@@ -397,19 +420,28 @@ int main(int argc, char **argv) {
     return 2;
   }
   r.mlir_path = argv[optind];
-  if (!r.kernel || !r.op || !sizes)
-    return tool_fail("--kernel, --op and --sizes are needed");
-  if (!is_op(&r, "gemm") && !is_op(&r, "gemm_bias_gelu") &&
-      !is_op(&r, "softmax") && !is_op(&r, "attention"))
-    return tool_fail("--op is gemm, gemm_bias_gelu, softmax or attention, "
-                     "got '%s'",
-                     r.op);
-  if (r.causal && !is_op(&r, "attention"))
-    return tool_fail("--causal is for --op attention");
   problem_size list_sizes[MAX_SIZES];
-  int nsizes;
-  if (parse_sizes(sizes, &r, list_sizes, &nsizes))
-    return 1;
+  int nsizes = 1;
+  memset(list_sizes, 0, sizeof list_sizes);
+  if (r.problem_path) {
+    if (r.op || sizes || r.gelu_erf || r.causal)
+      return tool_fail("--problem says the whole problem: no --op, --sizes, "
+                       "--gelu or --causal with it");
+    if (!r.kernel)
+      return tool_fail("--kernel is needed");
+    r.op = "problem";
+  } else {
+    if (!r.kernel || !r.op || !sizes)
+      return tool_fail("--kernel, and --op with --sizes or --problem, are "
+                       "needed");
+    if (!tool_is_builtin(r.op))
+      return tool_fail("--op is %s, got '%s' (a kernel of yours: --problem)",
+                       tool_builtin_list, r.op);
+    if (r.causal && !is_op(&r, "attention"))
+      return tool_fail("--causal is for --op attention");
+    if (parse_sizes(sizes, &r, list_sizes, &nsizes))
+      return 1;
+  }
 
   tile_rt_context *ctx = NULL;
   if (!r.compile_only) {
@@ -429,7 +461,9 @@ int main(int argc, char **argv) {
   memset(results, 0, sizeof results);
   for (int i = 0; i < nsizes; ++i) {
     set_size(&r, &list_sizes[i]);
-    if (is_op(&r, "attention"))
+    if (r.problem_path)
+      printf("== %s problem %s\n", r.kernel, r.problem_path);
+    else if (is_op(&r, "attention"))
       printf("== %s %s B=%lld H=%lld S=%lld D=%lld%s\n", r.kernel, r.op,
              (long long)r.b, (long long)r.h, (long long)r.s, (long long)r.d,
              r.causal ? " causal" : "");

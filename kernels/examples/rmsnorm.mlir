@@ -1,12 +1,14 @@
-// RMSNorm over the rows of X, as a user would write one to tune it from
-// Python (autotune-host.test, autotune-gpu.test):
+// RMSNorm over the rows of X, as a user would write one, to run, check,
+// time and tune it on the problem of rmsnorm.json (tile-run, tile-bench and
+// tile-tune --problem; tile_mlir.autotune from Python):
 //   Y[i, :] = X[i, :] * W / sqrt(mean(X[i, :]^2) + eps)
 // T in and out (f16 or bf16), f32 math. A block takes ROWS rows of at most
 // COLS columns (the contract `%X[1] <= COLS`), held in registers; the loads
 // past the row read zeros, so the sum of squares needs no mask.
 // `where` keeps a fragment at 32 values per thread at most. SKIP_W = true
 // leaves the weight out: a wrong variant that the tests add to the space
-// (space={"SKIP_W": [False, True]}) to see it rejected.
+// (space={"SKIP_W": [False, True]}) to see it rejected, and that
+// @rmsnorm_no_weight names.
 module {
   tile.kernel @rmsnorm(%X: memref<?x?x!tile.param<"T">>,
       %W: memref<?x!tile.param<"T">>, %Y: memref<?x?x!tile.param<"T">>,
@@ -65,4 +67,12 @@ module {
     }
     tile.copy %x -> %Y[%r0, %c0] : !tile.fragment<?x?xf32> -> memref<?x?x!tile.param<"T">>
   }
+
+  // The kernel as it runs untuned (its parameters' values above).
+  tile.instance @rmsnorm_f16 = @rmsnorm {T = f16}
+  // The reference of rmsnorm.json: one row a block, the whole row of up to
+  // 4096 columns in one block's registers.
+  tile.instance @rmsnorm_one_row = @rmsnorm {ROWS = 1, COLS = 4096, THREADS = 128}
+  // The weight left out: wrong, for the tests to see a check fail.
+  tile.instance @rmsnorm_no_weight = @rmsnorm {SKIP_W = true}
 }
