@@ -32,24 +32,22 @@ using namespace mlir;
 using namespace mlir::tile;
 
 /// Recomputes `v`, defined in the loop body `body`, for the iteration whose
-/// induction variable is `iv`, by cloning the ops it depends on.
-static FailureOr<Value> materializeAt(OpBuilder &b, Value v, Block &body,
-                                      IRMapping &local, IRMapping &outer) {
+/// induction variable `local` maps the body's argument to, by cloning the
+/// ops it depends on. planPipelined checked that they can be (tile::
+/// unrecomputable); values from before the loop are in `outer` already.
+static Value materializeAt(OpBuilder &b, Value v, Block &body, IRMapping &local,
+                           IRMapping &outer) {
   if (Value known = local.lookupOrNull(v))
     return known;
   Operation *def = v.getDefiningOp();
   if (!def || def->getBlock() != &body) {
-    Value outside = outer.lookupOrNull(v);
-    if (!outside)
-      return failure();
+    Value outside = outer.lookup(v);
     local.map(v, outside);
     return outside;
   }
-  if (!isRecomputable(def))
-    return failure();
+  assert(isRecomputable(def) && "planPipelined checks the copy offsets");
   for (Value operand : def->getOperands())
-    if (failed(materializeAt(b, operand, body, local, outer)))
-      return failure();
+    materializeAt(b, operand, body, local, outer);
   b.clone(*def, local);
   return local.lookup(v);
 }
@@ -119,7 +117,7 @@ LogicalResult KernelLowering::lowerPipelined(PipelinedOp op) {
   gpu::BarrierOp::create(b, l);
 
   // Issues the loads of iteration `iter` into ring slot `slot` (leader only).
-  auto issue = [&](Value slot, Value iter) -> LogicalResult {
+  auto issue = [&](Value slot, Value iter) {
     Value iv = arith::AddIOp::create(b, l, lb,
                                      arith::MulIOp::create(b, l, iter, step));
     nvgpu::MBarrierArriveExpectTxOp::create(b, l, bars, index(txBytes), slot,
@@ -128,29 +126,20 @@ LogicalResult KernelLowering::lowerPipelined(PipelinedOp op) {
       IRMapping local;
       local.map(body.getArgument(0), iv);
       SmallVector<Value> offsets;
-      for (Value offset : copy.getSourceOffsets()) {
-        FailureOr<Value> at = materializeAt(b, offset, body, local, map);
-        if (failed(at))
-          return copy.emitOpError("cannot recompute the copy offsets for a "
-                                  "later iteration");
-        offsets.push_back(*at);
-      }
+      for (Value offset : copy.getSourceOffsets())
+        offsets.push_back(materializeAt(b, offset, body, local, map));
       emitTmaCopy(copy, bars, slot, slot, offsets);
     }
-    return success();
   };
 
   // Prologue: the first min(S, n) iterations.
-  LogicalResult status = success();
   emitIf(leader, [&] {
     emitFor(index(0), cStages, [&](Value s) {
       Value live =
           arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, s, numIters);
-      emitIf(live, [&] { status = issue(s, s); });
+      emitIf(live, [&] { issue(s, s); });
     });
   });
-  if (failed(status))
-    return failure();
 
   // Steady state.
   auto loop = scf::ForOp::create(b, l, index(0), numIters, index(1));
@@ -190,11 +179,8 @@ LogicalResult KernelLowering::lowerPipelined(PipelinedOp op) {
                                 index(lag)),
           arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, next,
                                 numIters)));
-  emitIf(refill, [&] {
-    status = issue(arith::RemUIOp::create(b, l, prev, cStages), next);
-  });
-  if (failed(status))
-    return failure();
+  emitIf(refill,
+         [&] { issue(arith::RemUIOp::create(b, l, prev, cStages), next); });
 
   // Drain: nothing after the loop may see an accumulator still in flight.
   b.setInsertionPointAfter(loop);

@@ -192,12 +192,23 @@ static Operation *threadDependence(Value cond) {
 /// thread outside element-wise bodies, and a condition computed from one
 /// that does (gpu.thread_id, ...) is refused. What a branch may not hold:
 /// results (fragments are not SSA values), TMA loads and pipelined loops,
-/// whose barriers and stages are planned for the whole kernel.
+/// whose barriers and stages are planned for the whole kernel. A tile
+/// operation with no lowering is refused here, so that emission meets only
+/// those it lowers.
 LogicalResult KernelLowering::planRegions() {
   WalkResult walk =
       kernel->walk<WalkOrder::PreOrder>([&](Operation *op) -> WalkResult {
         if (isa<ParallelOp>(op))
           return WalkResult::skip(); // its body is per element
+        // No op of today's dialect gets here (tile.param cannot outlive
+        // tile-specialize, tile.index lives in element-wise bodies); an op
+        // added without a lowering does, and is refused, not crashed on.
+        if (isa_and_present<TileDialect>(op->getDialect()) &&
+            !isa<KernelOp, YieldOp, AllocSharedOp, AllocFragmentOp, BlockIdOp,
+                 PipelinedOp, GemmOp, FillOp, CopyOp, ReduceOp, PrintOp>(op)) {
+          op->emitOpError("is not lowered on sm_90a");
+          return WalkResult::interrupt();
+        }
         if (op == kernel.getOperation() || isa<PipelinedOp>(op) ||
             !holdsTileOps(op))
           return WalkResult::advance();
