@@ -90,6 +90,26 @@ typedef struct tile_tune_result {
 int tile_tune_run(const tile_tune_options *options, tile_rt_context *ctx,
                   tile_tune_result *result);
 
+/// One run that tile_tune_time_in_turns times: enqueues it on `stream` (a
+/// CUstream) with input set `set`; returns 0, or nonzero to stop.
+typedef int (*tile_tune_run_fn)(void *user, int set, void *stream);
+
+/// The timing protocol of the tools, the benchmarks and the tuner
+/// (docs/Performance.md), for callers with their own launches (Python):
+/// `warmup` runs of each of the `n` callables, then `rounds` rounds that run
+/// each once in an order shuffled per round, each run between two events on
+/// `stream` (a CUstream of `ctx`'s device) and preceded, untimed, by
+/// `prepare[k](users[k], ...)` when `prepare` and it are not NULL (an L2
+/// flush where the inputs are the caller's own); run i takes input set
+/// i % `nsets`. Waits at most `timeout_s` per callable. Writes each
+/// callable's median into `median_ms[k]`. TILE_TUNE_OK, or
+/// TILE_TUNE_FAILED with tile_tune_last_error() saying why.
+int tile_tune_time_in_turns(tile_rt_context *ctx, void *stream, int n,
+                            const tile_tune_run_fn *run,
+                            const tile_tune_run_fn *prepare, void *const *users,
+                            int nsets, int warmup, int rounds, double timeout_s,
+                            double *median_ms);
+
 /// Frees the result's buffers (NULL is a no-op).
 void tile_tune_result_free(tile_tune_result *result);
 

@@ -35,7 +35,8 @@ static int time_in_turns(const bench_env *env, const bench_ours *ours,
                          tile_rt_kernel *tuned, bench_default *d) {
   const bench_args *a = env->args;
   turn users[2] = {{ours, env->kernel}, {ours, tuned}};
-  tool_turn turns[2] = {{launch_turn, &users[0]}, {launch_turn, &users[1]}};
+  tool_turn turns[2] = {{launch_turn, &users[0], NULL},
+                        {launch_turn, &users[1], NULL}};
   tool_timing t[2];
   if (tool_time_in_turns(t, turns, 2, env->ctx, env->stream, ours->nsets,
                          a->warmup, a->iters, a->timeout_s) != 0)

@@ -22,7 +22,7 @@ int tool_time_launches(tool_timing *out, tile_rt_context *ctx,
   if (iters <= 0 || nsets <= 0)
     return tool_fail("timing needs iters > 0 and input sets > 0");
   /* One kernel taking turns alone: the same launches, sets and events. */
-  tool_turn turn = {launch, user};
+  tool_turn turn = {launch, user, NULL};
   return tool_time_in_turns(out, &turn, 1, ctx, stream, nsets,
                             warmup > 0 ? warmup : 0, iters, timeout_s);
 }
@@ -58,14 +58,18 @@ int tool_time_in_turns(tool_timing *out, const tool_turn *turns, int count,
   int set = 0;
   for (int i = 0; i < warmup; ++i)
     for (int k = 0; k < count; ++k, set = (set + 1) % nsets)
-      if (turns[k].launch(turns[k].user, set, stream) != 0)
+      if ((turns[k].prepare &&
+           turns[k].prepare(turns[k].user, set, stream) != 0) ||
+          turns[k].launch(turns[k].user, set, stream) != 0)
         return 1;
   if ((st = tile_rt_stream_synchronize(ctx, stream, timeout_s)) !=
       TILE_RT_SUCCESS)
     return tool_rt_fail("waiting for the warm-up launches", st);
 
   int launches = rounds * count;
-  tile_rt_event **events = calloc((size_t)launches + 1, sizeof *events);
+  /* Launch i between events 2i and 2i + 1: a prepare step sits between
+   * one launch's end and the next one's start. */
+  tile_rt_event **events = calloc(2 * (size_t)launches, sizeof *events);
   int *owner = calloc((size_t)launches, sizeof *owner);
   double *ms = calloc((size_t)launches, sizeof *ms);
   int rc = 0, created = 0;
@@ -75,29 +79,34 @@ int tool_time_in_turns(tool_timing *out, const tool_turn *turns, int count,
   }
   for (int r = 0; r < rounds; ++r)
     round_order(owner + (size_t)r * count, count, r);
-  for (; created <= launches; ++created)
+  for (; created < 2 * launches; ++created)
     if ((st = tile_rt_event_create(&events[created], ctx)) != TILE_RT_SUCCESS) {
       rc = tool_rt_fail("creating timing events", st);
       goto done;
     }
-  if ((st = tile_rt_event_record(events[0], stream)) != TILE_RT_SUCCESS) {
-    rc = tool_rt_fail("recording an event", st);
-    goto done;
-  }
   for (int i = 0; i < launches; ++i, set = (set + 1) % nsets) {
     const tool_turn *t = &turns[owner[i]];
+    if (t->prepare && t->prepare(t->user, set, stream) != 0) {
+      rc = 1;
+      goto done;
+    }
+    if ((st = tile_rt_event_record(events[2 * i], stream)) != TILE_RT_SUCCESS) {
+      rc = tool_rt_fail("recording an event", st);
+      goto done;
+    }
     if (t->launch(t->user, set, stream) != 0) {
       rc = 1;
       goto done;
     }
-    if ((st = tile_rt_event_record(events[i + 1], stream)) != TILE_RT_SUCCESS) {
+    if ((st = tile_rt_event_record(events[2 * i + 1], stream)) !=
+        TILE_RT_SUCCESS) {
       rc = tool_rt_fail("recording an event", st);
       goto done;
     }
   }
   /* As long as each kernel's series would have been given. */
-  if ((st = tile_rt_event_synchronize(events[launches], timeout_s * count)) !=
-      TILE_RT_SUCCESS) {
+  if ((st = tile_rt_event_synchronize(events[2 * launches - 1],
+                                      timeout_s * count)) != TILE_RT_SUCCESS) {
     rc = tool_rt_fail("waiting for the timed launches", st);
     goto done;
   }
@@ -105,7 +114,7 @@ int tool_time_in_turns(tool_timing *out, const tool_turn *turns, int count,
    * i belongs to round i / count, which runs each kernel once. */
   for (int i = 0; i < launches; ++i) {
     float t;
-    if ((st = tile_rt_event_elapsed_ms(&t, events[i], events[i + 1])) !=
+    if ((st = tile_rt_event_elapsed_ms(&t, events[2 * i], events[2 * i + 1])) !=
         TILE_RT_SUCCESS) {
       rc = tool_rt_fail("reading a timing event", st);
       break;

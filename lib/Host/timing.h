@@ -1,8 +1,11 @@
 /*===- timing.h - Event timing of repeated launches --------------*- C -*-===*
  *
- * The measuring rules of docs/Performance.md (its opening): warm up, time
- * each launch between CUDA events, rotate among input sets so the inputs do
- * not sit in L2, and report the median.
+ * The measuring rules of docs/Performance.md (its opening), the one
+ * protocol of the tools, the tuner and (through tile_tune_time_in_turns)
+ * Python: warm up, time each launch between two CUDA events, keep the
+ * inputs out of the L2 (rotating among input sets where the problem owns
+ * them, an untimed flush before each launch where they are the caller's),
+ * take turns, and report the median.
  *
  *===----------------------------------------------------------------------===*/
 
@@ -29,16 +32,20 @@ int tool_time_launches(tool_timing *out, tile_rt_context *ctx,
                        void *user, int nsets, int warmup, int iters,
                        double timeout_s);
 
-/// One of the kernels tool_time_in_turns compares.
+/// One of the kernels tool_time_in_turns compares: `launch`, after
+/// `prepare` (may be NULL; an L2 flush), which is enqueued before the start
+/// event and not timed. Both are given `user`.
 typedef struct tool_turn {
   tool_launch_fn launch;
   void *user;
+  tool_launch_fn prepare;
 } tool_turn;
 
 /// Times `count` kernels in turns: `warmup` launches of each, then `rounds`
 /// rounds that launch every kernel once, back to back, in an order shuffled
 /// per round (the same in every run), each launch timed between two events
-/// and on the next of the `nsets` input sets. `out[k]` gets kernel k's
+/// (after its untimed prepare, if any) and on the next of the `nsets` input
+/// sets. `out[k]` gets kernel k's
 /// median, min and max. A run drifts (clocks, temperature, power): series
 /// timed one after another differ by more than the kernels do, while
 /// launches that take turns meet the same conditions. Waits at most

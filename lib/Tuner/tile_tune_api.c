@@ -7,6 +7,7 @@
 #include "builtin_problems.h"
 #include "host_util.h"
 #include "tile-tune/tile_tune.h"
+#include "timing.h"
 #include "tune.h"
 
 #include <stdlib.h>
@@ -109,6 +110,79 @@ static int tune_checked(const tile_tune_options *o, tile_rt_context *ctx,
   return rc == 0           ? TILE_TUNE_OK
          : rc == TUNE_MISS ? TILE_TUNE_MISS
                            : TILE_TUNE_FAILED;
+}
+
+/* A caller's callable, run on the native stream. */
+typedef struct native_run {
+  tile_tune_run_fn run, prepare;
+  void *user;
+} native_run;
+
+static int run_native(tile_tune_run_fn fn, void *user, int set,
+                      tile_rt_stream *stream) {
+  void *native = NULL;
+  tile_rt_stream_native(&native, stream);
+  return fn(user, set, native) == 0 ? 0 : tool_fail("a timed run failed");
+}
+
+static int launch_native(void *user, int set, tile_rt_stream *stream) {
+  const native_run *r = user;
+  return run_native(r->run, r->user, set, stream);
+}
+
+static int prepare_native(void *user, int set, tile_rt_stream *stream) {
+  const native_run *r = user;
+  return run_native(r->prepare, r->user, set, stream);
+}
+
+int tile_tune_time_in_turns(tile_rt_context *ctx, void *stream, int n,
+                            const tile_tune_run_fn *run,
+                            const tile_tune_run_fn *prepare, void *const *users,
+                            int nsets, int warmup, int rounds, double timeout_s,
+                            double *median_ms) {
+  tool_clear_error();
+  int was = tool_capture_errors(1);
+  int rc = 0;
+  tile_rt_stream *s = NULL;
+  native_run *runs = NULL;
+  tool_turn *turns = NULL;
+  tool_timing *t = NULL;
+  if (!ctx || !run || !users || !median_ms || n <= 0) {
+    rc = tool_fail("tile_tune_time_in_turns: missing or bad arguments");
+    goto done;
+  }
+  runs = calloc((size_t)n, sizeof *runs);
+  turns = calloc((size_t)n, sizeof *turns);
+  t = calloc((size_t)n, sizeof *t);
+  if (!runs || !turns || !t) {
+    rc = tool_fail("out of host memory");
+    goto done;
+  }
+  for (int k = 0; k < n; ++k) {
+    if (!run[k]) {
+      rc = tool_fail("tile_tune_time_in_turns: run %d is NULL", k);
+      goto done;
+    }
+    runs[k] = (native_run){run[k], prepare ? prepare[k] : NULL, users[k]};
+    turns[k] = (tool_turn){launch_native, &runs[k],
+                           runs[k].prepare ? prepare_native : NULL};
+  }
+  tile_rt_status st = tile_rt_stream_wrap(&s, ctx, stream);
+  if (st != TILE_RT_SUCCESS) {
+    rc = tool_rt_fail("the stream", st);
+    goto done;
+  }
+  rc =
+      tool_time_in_turns(t, turns, n, ctx, s, nsets, warmup, rounds, timeout_s);
+  for (int k = 0; rc == 0 && k < n; ++k)
+    median_ms[k] = t[k].median_ms;
+done:
+  tile_rt_stream_free(s);
+  free(runs);
+  free(turns);
+  free(t);
+  tool_capture_errors(was);
+  return rc == 0 ? TILE_TUNE_OK : TILE_TUNE_FAILED;
 }
 
 void tile_tune_result_free(tile_tune_result *r) {

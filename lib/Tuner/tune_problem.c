@@ -113,7 +113,7 @@ int tune_problem_time_in_turns(tune_problem *p, tile_rt_kernel *const *kernels,
   int rc = !runs || !turns || !t ? tool_fail("out of host memory") : 0;
   for (int i = 0; rc == 0 && i < n; ++i) {
     runs[i] = (tool_problem_run){&p->p, kernels[i], NULL};
-    turns[i] = (tool_turn){tool_problem_launch, &runs[i]};
+    turns[i] = (tool_turn){tool_problem_launch, &runs[i], NULL};
   }
   if (rc == 0)
     rc = tool_time_in_turns(t, turns, n, p->p.ctx, stream, p->p.nsets, warmup,

@@ -634,8 +634,14 @@ class tile_tune_result(Structure):
                 ("kinfo_size", c_size_t)]
 
 
+# tile_tune_run_fn: (user, input set, CUstream) -> 0 or a failure.
+tile_tune_run_fn = CFUNCTYPE(c_int, c_void_p, c_int, c_void_p)
+
 _TUNE = [
     ("tile_tune_options_init", None, [_p(tile_tune_options)]),
+    ("tile_tune_time_in_turns", c_int,
+     [_vp, _vp, c_int, _p(tile_tune_run_fn), _p(tile_tune_run_fn), _pvp,
+      c_int, c_int, c_int, c_double, _p(c_double)]),
     ("tile_tune_run", c_int,
      [_p(tile_tune_options), _vp, _p(tile_tune_result)]),
     ("tile_tune_result_free", None, [_p(tile_tune_result)]),

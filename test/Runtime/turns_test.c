@@ -92,7 +92,7 @@ int main(void) {
   tool_turn turns[KERNELS];
   for (int k = 0; k < KERNELS; ++k) {
     kernels[k] = (fake_kernel){scale, args, k, k + 1};
-    turns[k] = (tool_turn){launch, &kernels[k]};
+    turns[k] = (tool_turn){launch, &kernels[k], NULL};
   }
   tool_timing out[KERNELS];
   int rc = tool_time_in_turns(out, turns, KERNELS, ctx, stream, NSETS, WARMUP,
