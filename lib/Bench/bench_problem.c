@@ -135,7 +135,7 @@ int bench_described(const bench_env *env) {
     rc = bench_run_default(env, &ours, args, d.nargs, &def);
   if (rc == 0) {
     int pass = r.pass && def.state != BENCH_DEFAULT_WRONG;
-    printf("%-40.40s %10.4f %9.3f", d.label, t.median_ms,
+    printf("%-40s %10.4f %9.3f", d.label, t.median_ms,
            tool_problem_rate(work, t.median_ms));
     bench_print_default(env, &def);
     printf(" %10.2e%s\n", r.rel_err, pass ? "" : " FAIL");
