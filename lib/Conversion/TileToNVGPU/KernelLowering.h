@@ -123,7 +123,9 @@ public:
   void emitTmaCopy(CopyOp copy, Value bars, Value barIndex, Value stage,
                    ArrayRef<Value> offsets);
 
-  // ---- Per-op lowerings (one file each). ----
+  // ---- Per-op lowerings (one file each), listed in TileToNVGPU.cpp's
+  // table of emitters. ----
+  LogicalResult lowerBlockId(BlockIdOp op);
   LogicalResult lowerPipelined(PipelinedOp op);
   LogicalResult lowerIf(scf::IfOp op);
   LogicalResult lowerGemm(GemmOp op);
@@ -236,6 +238,9 @@ bool isAsyncRowCopy(CopyOp copy);
 
 /// Whether a region of `op` holds a tile operation.
 bool holdsTileOps(Operation *op);
+
+/// Whether `op` is a tile op with an entry in the table of emitters.
+bool isEmitted(Operation *op);
 
 /// Whether the loop-body op `op` may be cloned to compute a later
 /// iteration's copy offsets: it neither reads nor writes memory and holds

@@ -204,8 +204,8 @@ LogicalResult KernelLowering::planRegions() {
         // tile-specialize, tile.index lives in element-wise bodies); an op
         // added without a lowering does, and is refused, not crashed on.
         if (isa_and_present<TileDialect>(op->getDialect()) &&
-            !isa<KernelOp, YieldOp, AllocSharedOp, AllocFragmentOp, BlockIdOp,
-                 PipelinedOp, GemmOp, FillOp, CopyOp, ReduceOp, PrintOp>(op)) {
+            !isa<KernelOp, YieldOp, AllocSharedOp, AllocFragmentOp>(op) &&
+            !isEmitted(op)) {
           op->emitOpError("is not lowered on sm_90a");
           return WalkResult::interrupt();
         }

@@ -108,28 +108,58 @@ Value KernelLowering::sharedTileAddress(Value tile) {
   return arith::AddIOp::create(b, loc(), sharedAddr, off);
 }
 
+LogicalResult KernelLowering::lowerBlockId(BlockIdOp op) {
+  map.map(op.getResult(),
+          gpu::BlockIdOp::create(b, loc(), (gpu::Dimension)op.getDim()));
+  return success();
+}
+
+namespace {
+/// How one tile op is emitted: adding an op to the lowering is one entry
+/// here (planRegions refuses the tile ops without one).
+struct OpEmitter {
+  TypeID op;
+  LogicalResult (*emit)(KernelLowering &, Operation *);
+};
+
+template <typename OpT, LogicalResult (KernelLowering::*Lower)(OpT)>
+LogicalResult emitAs(KernelLowering &k, Operation *op) {
+  return (k.*Lower)(cast<OpT>(op));
+}
+
+template <typename OpT, LogicalResult (KernelLowering::*Lower)(OpT)>
+OpEmitter entry() {
+  return {TypeID::get<OpT>(), emitAs<OpT, Lower>};
+}
+} // namespace
+
+static const OpEmitter *emitterOf(Operation *op) {
+  static const OpEmitter emitters[] = {
+      entry<BlockIdOp, &KernelLowering::lowerBlockId>(),
+      entry<PipelinedOp, &KernelLowering::lowerPipelined>(),
+      entry<GemmOp, &KernelLowering::lowerGemm>(),
+      entry<FillOp, &KernelLowering::lowerFill>(),
+      entry<CopyOp, &KernelLowering::lowerCopy>(),
+      entry<ReduceOp, &KernelLowering::lowerReduce>(),
+      entry<ParallelOp, &KernelLowering::lowerParallel>(),
+      entry<PrintOp, &KernelLowering::lowerPrint>(),
+  };
+  TypeID id = op->getName().getTypeID();
+  for (const OpEmitter &e : emitters)
+    if (e.op == id)
+      return &e;
+  return nullptr;
+}
+
+bool tile::isEmitted(Operation *op) { return emitterOf(op) != nullptr; }
+
 LogicalResult KernelLowering::lowerBlock(Block &block) {
   for (Operation &op : block) {
     LogicalResult result = success();
     if (isa<YieldOp, scf::YieldOp, AllocSharedOp, AllocFragmentOp>(op))
       continue;
-    if (auto id = dyn_cast<BlockIdOp>(op)) {
-      map.map(id.getResult(),
-              gpu::BlockIdOp::create(b, loc(), (gpu::Dimension)id.getDim()));
-    } else if (auto loop = dyn_cast<PipelinedOp>(op)) {
-      result = lowerPipelined(loop);
-    } else if (auto gemm = dyn_cast<GemmOp>(op)) {
-      result = lowerGemm(gemm);
-    } else if (auto fill = dyn_cast<FillOp>(op)) {
-      result = lowerFill(fill);
-    } else if (auto copy = dyn_cast<CopyOp>(op)) {
-      result = lowerCopy(copy);
-    } else if (auto reduce = dyn_cast<ReduceOp>(op)) {
-      result = lowerReduce(reduce);
-    } else if (auto parallel = dyn_cast<ParallelOp>(op)) {
-      result = lowerParallel(parallel);
-    } else if (auto print = dyn_cast<PrintOp>(op)) {
-      result = lowerPrint(print);
+    if (const OpEmitter *e = emitterOf(&op)) {
+      result = e->emit(*this, &op);
     } else if (isa_and_present<TileDialect>(op.getDialect())) {
       llvm_unreachable("planRegions refuses the tile ops with no lowering");
     } else if (auto branch = dyn_cast<scf::IfOp>(op);
