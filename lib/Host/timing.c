@@ -141,17 +141,3 @@ done:
   free(ms);
   return rc;
 }
-
-int tool_run_poisoned(tile_rt_context *ctx, tile_rt_stream *stream,
-                      tile_rt_deviceptr out, tile_rt_dtype dtype, size_t count,
-                      tool_launch_fn launch, void *user, double timeout_s) {
-  tile_rt_status st = tool_poison(ctx, out, dtype, count);
-  if (st != TILE_RT_SUCCESS)
-    return tool_rt_fail("poisoning the output", st);
-  if (launch(user, 0, stream) != 0)
-    return 1;
-  if ((st = tile_rt_stream_synchronize(ctx, stream, timeout_s)) !=
-      TILE_RT_SUCCESS)
-    return tool_rt_fail("running", st);
-  return 0;
-}

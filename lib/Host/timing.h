@@ -55,12 +55,4 @@ int tool_time_in_turns(tool_timing *out, const tool_turn *turns, int count,
                        tile_rt_context *ctx, tile_rt_stream *stream, int nsets,
                        int warmup, int rounds, double timeout_s);
 
-/// Poisons `count` elements of type `dtype` at `out` with NaN, enqueues one
-/// launch of input set 0 and waits for it (at most `timeout_s`), so that a
-/// check afterwards sees only what the kernel wrote. Returns 0, or 1 after
-/// printing why not.
-int tool_run_poisoned(tile_rt_context *ctx, tile_rt_stream *stream,
-                      tile_rt_deviceptr out, tile_rt_dtype dtype, size_t count,
-                      tool_launch_fn launch, void *user, double timeout_s);
-
 #endif /* TILE_TOOLS_TIMING_H */
