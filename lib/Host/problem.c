@@ -109,6 +109,19 @@ void tool_problem_arg_shapes(const tool_problem_desc *d, char *buf, size_t n) {
   }
 }
 
+void tool_problem_label(const tool_problem_desc *d, char *buf, size_t n) {
+  size_t at = 0;
+  buf[0] = '\0';
+  for (int i = 0; i < d->nargs; ++i) {
+    const tool_arg_desc *a = &d->args[i];
+    put(buf, n, &at, "%s%s=", i ? " " : "", a->name);
+    if (a->kind == TOOL_ARG_SCALAR)
+      put(buf, n, &at, "%g", a->value);
+    else
+      put_shape(buf, n, &at, a);
+  }
+}
+
 void tool_problem_text(const tool_problem_desc *d, char *buf, size_t n) {
   size_t at = 0;
   buf[0] = '\0';

@@ -131,6 +131,10 @@ tool_arg_desc *tool_problem_add_scalar(tool_problem_desc *d, const char *name,
 /// The argument shapes as tile-c/Tune.h takes them ("64x32;32x16;;").
 void tool_problem_arg_shapes(const tool_problem_desc *d, char *buf, size_t n);
 
+/// Each argument's shape or value, "X=64x32 W=32 eps=1e-06": the label of
+/// a problem given as data.
+void tool_problem_label(const tool_problem_desc *d, char *buf, size_t n);
+
 /// The description as one line, every argument with its shape, role, value
 /// range or value, then the check and the work: the tuning key of a
 /// problem given as data.

@@ -206,21 +206,7 @@ extern "C" int tool_problem_from_json(tool_problem_desc *d, const char *text,
   if (d->flops < 0 || d->bytes < 0 || (d->flops > 0 && d->bytes > 0))
     return r.fail("", "give one of \"flops\" and \"bytes\", positive"), 1;
   tool_problem_text(d, d->key, sizeof d->key);
-  // The label: the tensors' shapes and the scalars' values.
-  std::string label;
-  for (int i = 0; i < d->nargs; ++i) {
-    const tool_arg_desc *a = &d->args[i];
-    label += (i ? " " : "") + std::string(a->name) + "=";
-    if (a->kind == TOOL_ARG_SCALAR) {
-      char value[32];
-      std::snprintf(value, sizeof value, "%g", a->value);
-      label += value;
-      continue;
-    }
-    for (int k = 0; k < a->rank; ++k)
-      label += (k ? "x" : "") + std::to_string(a->shape[k]);
-  }
-  std::snprintf(d->label, sizeof d->label, "%s", label.c_str());
+  tool_problem_label(d, d->label, sizeof d->label);
   return 0;
 }
 
