@@ -72,11 +72,8 @@ void tune_key_init(tune_key *k, const tune_request *r, const tune_space *s,
   memset(k, 0, sizeof *k);
   mlirTileCacheGetCompilerBuildId(copy_out, &k->build);
   /* The problem: the built-ins' sizes, or a whole description. */
-  tool_problem_desc d;
-  if (tune_request_problem(r, &d) == 0) {
-    snprintf(k->op, sizeof k->op, "%s", d.op);
-    snprintf(k->shape, sizeof k->shape, "%s", d.key);
-  }
+  snprintf(k->op, sizeof k->op, "%s", s->problem.op);
+  snprintf(k->shape, sizeof k->shape, "%s", s->problem.key);
   if (dev)
     snprintf(k->gpu, sizeof k->gpu, "%s|sm_%d%d|%d SMs|driver %d", dev->name,
              dev->cc_major, dev->cc_minor, dev->sm_count, dev->driver_version);

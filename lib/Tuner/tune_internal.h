@@ -204,7 +204,9 @@ int tune_beats_default(const double *ratio, int n, double *median,
 /// nothing was measured.
 tune_candidate *tune_choose_best(tune_space *s);
 
-/// The tuning cache key of `r` on `dev` (NULL: no GPU): its components.
+/// The tuning cache key of `r` and its space `s` (with s->problem, the
+/// problem tune_space_open described) on `dev` (NULL: no GPU): its
+/// components.
 #define TUNE_KEY_MAX 16
 typedef struct tune_key {
   MlirTileCacheComponent c[TUNE_KEY_MAX];

@@ -21,6 +21,9 @@ int main(int argc, char **argv) {
   memset(&s, 0, sizeof s);
   set_text(&s.source, "module { tile.kernel @softmax ... }", 0);
   set_text(&s.space_text, "axis COLS=1024,7168\nfixed T=f16\n", 1);
+  /* The problem, as tune_space_open describes it. */
+  if (tune_request_problem(&r, &s.problem) != 0)
+    return 1;
   tile_rt_device_info gpu = fake_h200();
 
   enum { N = 1003 };

@@ -3,12 +3,18 @@
  * component; a component that leaves the key unchanged says FAIL. */
 #include "tune_test_util.h"
 
+#include <stdlib.h>
+
 static void to_key(MlirStringRef s, void *user) {
   snprintf(user, 65, "%.*s", (int)s.length, s.data);
 }
 
-static void key_of(char out[65], const tune_request *r, const tune_space *s,
+/* The key as tune_run makes it: the space holding r's problem, as
+ * tune_space_open describes it. */
+static void key_of(char out[65], const tune_request *r, tune_space *s,
                    const tile_rt_device_info *dev) {
+  if (tune_request_problem(r, &s->problem) != 0)
+    exit(1);
   tune_key k;
   tune_key_init(&k, r, s, dev);
   mlirTileCacheComputeKey(mlirStringRefCreateFromCString("tune"), k.c,

@@ -35,6 +35,9 @@ typedef struct tile_run_args {
   const tool_op *op;
   const char *problem_path; ///< --problem
   const char *reference;    ///< --reference
+  /// What --op or --problem describes (when `runs`), read once in main.
+  tool_problem_desc problem;
+  int runs;
   const char *kernel;
   int device;
   int check_given, no_check;
@@ -249,9 +252,10 @@ static const tile_rt_kernel_desc *find_kernel(const tile_rt_kernel_info *info,
   return d;
 }
 
-/* What to run, from the command line and the kernel records alone (no
- * GPU): the kernel's name, the problem bound to it, and the reference
- * kernel's name ("" for none). Returns 0, or 1 after printing why. */
+/* What to run, from the command line's problem and the kernel records
+ * alone (no GPU): the kernel's name, the problem bound to it, and the
+ * reference kernel's name ("" for none). Returns 0, or 1 after printing
+ * why. */
 static int plan_run(const tile_run_args *a, const tile_rt_kernel_info *info,
                     const char **name, tool_problem_desc *d,
                     const char **reference) {
@@ -268,9 +272,7 @@ static int plan_run(const tile_run_args *a, const tile_rt_kernel_info *info,
   const tile_rt_kernel_desc *kernel = find_kernel(info, *name, "--kernel");
   if (!kernel)
     return 1;
-  if (a->problem_path ? tool_problem_from_json_file(d, a->problem_path)
-                      : tool_op_problem(d, a->op, &a->op_options))
-    return 1;
+  *d = a->problem;
   if (tool_problem_bind(d, kernel) != 0 ||
       tool_problem_check_contracts(d, kernel) != 0)
     return 1;
@@ -347,8 +349,7 @@ static int run(const tile_run_args *a) {
     goto done;
   const char *name = NULL, *reference = "";
   tool_problem_desc problem;
-  int runs = a->op || a->problem_path;
-  if (runs && (rc = plan_run(a, info, &name, &problem, &reference)) != 0)
+  if (a->runs && (rc = plan_run(a, info, &name, &problem, &reference)) != 0)
     goto done;
 
   st = tile_rt_context_create(&ctx, a->device);
@@ -372,7 +373,7 @@ static int run(const tile_run_args *a) {
     goto done;
   }
   rc = tool_print_driver_attributes(module, image.data, image.size);
-  if (rc == 0 && runs)
+  if (rc == 0 && a->runs)
     rc = run_kernel(a, ctx, module, name, reference, &problem);
 done:
   tile_rt_module_free(module);
@@ -391,19 +392,6 @@ int main(int argc, char **argv) {
     return 0;
   if (rc > 0)
     return rc;
-  /* With --param, only the kernel run is compiled, and its reference. */
-  a.source.kernel = a.kernel;
-  a.source.reference = a.reference;
-  tool_problem_desc problem;
-  if (!a.reference && a.problem_path) {
-    /* Quietly: a bad file is reported once, when the run is planned. */
-    int was = tool_capture_errors(1);
-    if (tool_problem_from_json_file(&problem, a.problem_path) == 0 &&
-        problem.reference_kernel[0])
-      a.source.reference = problem.reference_kernel;
-    tool_capture_errors(was);
-    tool_clear_error();
-  }
   if (a.profile.tool && !a.probe) {
     /* The check's launch, then the warm-up's, come before a timed one;
      * without timed launches (no --iters) the check's is the one. */
@@ -412,5 +400,18 @@ int main(int argc, char **argv) {
         a.run.iters > 0 ? (a.run.check ? 1 : 0) + a.run.warmup : 0;
     return tool_profile_exec(&a.profile, argc, argv);
   }
-  return a.probe ? probe(a.device) : run(&a);
+  if (a.probe)
+    return probe(a.device);
+  a.runs = a.op || a.problem_path;
+  if (a.runs &&
+      (a.problem_path ? tool_problem_from_json_file(&a.problem, a.problem_path)
+                      : tool_op_problem(&a.problem, a.op, &a.op_options)))
+    return 1;
+  /* With --param, only the kernel run is compiled, and its reference. */
+  a.source.kernel = a.kernel;
+  a.source.reference = a.reference ? a.reference
+                       : a.problem.reference_kernel[0]
+                           ? a.problem.reference_kernel
+                           : NULL;
+  return run(&a);
 }
