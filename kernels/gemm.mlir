@@ -22,10 +22,10 @@ module {
   tile.kernel @gemm(%A: memref<?x?x!tile.param<"T">>, %B: memref<?x?x!tile.param<"T">>,
                     %C: memref<?x?x!tile.param<"TC">>)
       params {BM = 128, BN = 256, BK = 64, STAGES = 3, THREADS = 256,
-              TMA_STORE = true, T = f16, TC = f16}
+              TMA_STORE = true, WS = false, T = f16, TC = f16}
       space {BM = [64, 128, 256], BN = [64, 128, 192, 256], BK = [64, 128],
              STAGES = [2, 3, 4, 5, 6], THREADS = [128, 256],
-             TMA_STORE = [true, false],
+             TMA_STORE = [true, false], WS = [false, true],
              T = [f16, bf16], TC = [f16, bf16, f32]}
       where [BM mod (THREADS floordiv 2) == 0]
       grid [%C[1] / BN, %C[0] / BM] threads THREADS
@@ -47,7 +47,7 @@ module {
     %acc = tile.alloc_fragment [%bm, %bn] : !tile.fragment<?x?xf32>
     %cs = tile.alloc_shared [%bm, %bn] : !tile.shared<?x?x!tile.param<"TC">>
     tile.fill %acc, %zero : !tile.fragment<?x?xf32>, f32
-    tile.pipelined %k = %c0 to %kt step %c1 num_stages STAGES {
+    tile.pipelined %k = %c0 to %kt step %c1 num_stages STAGES warp_specialize WS {
       %k0 = arith.muli %k, %bk : index
       tile.copy %A[%m0, %k0] -> %a : memref<?x?x!tile.param<"T">> -> !tile.shared<?x?x!tile.param<"T">>
       tile.copy %B[%k0, %n0] -> %b : memref<?x?x!tile.param<"T">> -> !tile.shared<?x?x!tile.param<"T">>

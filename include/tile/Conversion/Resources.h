@@ -29,7 +29,12 @@ struct KernelResources {
   /// have the same depth. sharedBytes - pipelinedBytes is the rest (tiles
   /// loaded once, barriers, reduction scratch, alignment).
   int64_t pipelinedBytes = 0;
+  /// The launched block's threads, a producer warpgroup included.
   int64_t threads = 0;
+  /// A warp-specialised kernel's producer warpgroup (0 or 1), and the
+  /// setmaxnreg budgets of its consumers and producer (0: none asked).
+  int64_t producerWarpgroups = 0;
+  int64_t consumerRegisters = 0, producerRegisters = 0;
   /// The launch rule, with the arguments' source names: `[C[1] / 256, ...]`.
   std::string grid;
 };

@@ -55,7 +55,7 @@ LogicalResult KernelLowering::lowerAsyncRowCopy(CopyOp op) {
   // Threads may still read the row from before (in program order, or in an
   // earlier iteration of an enclosing loop).
   if (sharedTileMayBeRead(op.getDest(), op))
-    gpu::BarrierOp::create(b, l);
+    emitBarrier();
 
   SmallVector<Value> offsets;
   for (Value v : op.getSourceOffsets())
@@ -210,7 +210,7 @@ void KernelLowering::waitAsyncCopies(Value tile, Operation *reader) {
   if (!pending)
     return;
   emitAsyncCopyWait();
-  gpu::BarrierOp::create(b, loc());
+  emitBarrier();
 }
 
 void KernelLowering::emitAsyncCopyWait() {

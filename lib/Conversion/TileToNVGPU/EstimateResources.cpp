@@ -56,7 +56,10 @@ FailureOr<KernelResources> tile::planKernelResources(KernelOp kernel,
     r.stageBytes += plan.stageBytes;
     r.pipelinedBytes += plan.stages * plan.stageBytes;
   }
-  r.threads = kernel.getThreadCount();
+  r.threads = lowering.blockThreads();
+  r.producerWarpgroups = lowering.warpSpecialization.enabled() ? 1 : 0;
+  r.consumerRegisters = lowering.warpSpecialization.consumerRegisters;
+  r.producerRegisters = lowering.warpSpecialization.producerRegisters;
   r.grid = gridRule(kernel);
   return r;
 }
@@ -84,18 +87,24 @@ struct EstimateResourcesPass
       if (failed(r))
         return signalPassFailure();
       Builder b(&getContext());
-      kernel->setAttr(
-          kResourcesAttr,
-          b.getDictionaryAttr(
-              {b.getNamedAttr("shared_bytes",
-                              b.getI64IntegerAttr(r->sharedBytes)),
-               b.getNamedAttr("stages", b.getI64IntegerAttr(r->stages)),
-               b.getNamedAttr("stage_bytes",
-                              b.getI64IntegerAttr(r->stageBytes)),
-               b.getNamedAttr("pipelined_bytes",
-                              b.getI64IntegerAttr(r->pipelinedBytes)),
-               b.getNamedAttr("threads", b.getI64IntegerAttr(r->threads)),
-               b.getNamedAttr("grid", b.getStringAttr(r->grid))}));
+      SmallVector<NamedAttribute> fields{
+          b.getNamedAttr("shared_bytes", b.getI64IntegerAttr(r->sharedBytes)),
+          b.getNamedAttr("stages", b.getI64IntegerAttr(r->stages)),
+          b.getNamedAttr("stage_bytes", b.getI64IntegerAttr(r->stageBytes)),
+          b.getNamedAttr("pipelined_bytes",
+                         b.getI64IntegerAttr(r->pipelinedBytes)),
+          b.getNamedAttr("threads", b.getI64IntegerAttr(r->threads)),
+          b.getNamedAttr("grid", b.getStringAttr(r->grid))};
+      // The warp-specialised schedule, when there is one.
+      if (r->producerWarpgroups)
+        fields.append(
+            {b.getNamedAttr("producer_warpgroups",
+                            b.getI64IntegerAttr(r->producerWarpgroups)),
+             b.getNamedAttr("consumer_registers",
+                            b.getI64IntegerAttr(r->consumerRegisters)),
+             b.getNamedAttr("producer_registers",
+                            b.getI64IntegerAttr(r->producerRegisters))});
+      kernel->setAttr(kResourcesAttr, b.getDictionaryAttr(fields));
     }
   }
 };

@@ -359,7 +359,7 @@ static void emitOneShotTmaCopy(KernelLowering &k, CopyOp op) {
   k.emitIf(leader, [&] {
     nvgpu::MBarrierInitOp::create(b, l, bars, k.index(1), k.index(0), Value());
   });
-  gpu::BarrierOp::create(b, l);
+  k.emitBarrier();
   SmallVector<Value> offsets;
   for (Value v : op.getSourceOffsets())
     offsets.push_back(k.map.lookup(v));
@@ -475,7 +475,7 @@ static LogicalResult copySharedFragment(KernelLowering &k, CopyOp op,
       NVVM::ProxyKindAttr::get(b.getContext(), NVVM::ProxyKind::async_shared),
       NVVM::SharedSpaceAttr::get(b.getContext(),
                                  NVVM::SharedSpace::shared_cta));
-  gpu::BarrierOp::create(b, l);
+  k.emitBarrier();
   return success();
 }
 
@@ -526,7 +526,7 @@ void KernelLowering::emitTmaStoreReadWait(bool sync) {
                                          b.getUnitAttr());
   });
   if (sync)
-    gpu::BarrierOp::create(b, loc());
+    emitBarrier();
 }
 
 LogicalResult KernelLowering::lowerCopy(CopyOp op) {

@@ -77,6 +77,26 @@ enum class CopyPath {
   FragmentToFragment, ///< register moves between equal layouts
 };
 
+/// The warp-specialised schedule of a kernel (planWarpSpecialization): a
+/// producer warpgroup, after the kernel's `threads` consumers, issues the
+/// TMA loads of the warp-specialised loops through rings of full and empty
+/// barriers, and the consumers only compute.
+struct WarpSpecializationPlan {
+  /// The warp-specialised loops, in kernel order; none: not specialised.
+  SmallVector<PipelinedOp> loops;
+  /// setmaxnreg budgets per thread; 0 leaves the allocation to ptxas (one
+  /// consumer warpgroup has all the registers it can address already).
+  int64_t producerRegisters = 0, consumerRegisters = 0;
+  bool enabled() const { return !loops.empty(); }
+};
+
+/// The barriers of a warp-specialised loop, one of each per stage: `full`
+/// completes when the stage's loads have landed (the producer arrives with
+/// the byte count), `empty` when every consumer thread is done with it.
+struct StageRing {
+  Value full, empty;
+};
+
 /// Emission state for one kernel.
 class KernelLowering {
 public:
@@ -117,6 +137,24 @@ public:
   /// `rank - 2` leading unit dimensions (the shape of a TMA box).
   Value sharedPanelView(Value tile, Value stage, int64_t panel,
                         int64_t rank = 2);
+  /// The threads of the launched block: `threads`, and the producer
+  /// warpgroup when the kernel is warp-specialised.
+  int64_t blockThreads() const;
+  /// Synchronises the computing threads: the whole block, or (warp
+  /// specialised) the consumers only, on a named barrier the producer
+  /// never reaches.
+  void emitBarrier();
+  /// The global-to-shared copies that pipelined loop `op` issues ahead (TMA
+  /// loads), and the bytes one stage of them brings.
+  SmallVector<CopyOp> pipelinedLoads(PipelinedOp op, int64_t &txBytes);
+  /// The iteration count of `op`, from its lowered bounds.
+  Value iterationCount(Value lb, Value ub, Value step);
+  /// Issues the loads of iteration `iter` of `op` into ring slot `slot`,
+  /// completing on barrier `slot` of `bars`; `outside` gives the lowered
+  /// value of a value defined before the loop.
+  void issueStageLoads(PipelinedOp op, ArrayRef<CopyOp> loads, int64_t txBytes,
+                       Value bars, Value slot, Value iter, Value lb, Value step,
+                       llvm::function_ref<Value(Value)> outside);
   /// Issues the TMA loads of `copy` (all panels) into stage `stage`,
   /// completing on barrier `barIndex` of `bars`; `offsets` are the copy's
   /// source offsets, lowered.
@@ -127,6 +165,12 @@ public:
   // table of emitters. ----
   LogicalResult lowerBlockId(BlockIdOp op);
   LogicalResult lowerPipelined(PipelinedOp op);
+  /// The consumers' side of a warp-specialised loop (WarpSpecialize.cpp).
+  LogicalResult lowerConsumerLoop(PipelinedOp op);
+  /// Creates and initialises the rings of the warp-specialised loops, then
+  /// branches: the producer warpgroup issues their loads, the consumers
+  /// run `consumers` (the kernel body).
+  LogicalResult emitWarpSpecialized(llvm::function_ref<LogicalResult()> body);
   LogicalResult lowerIf(scf::IfOp op);
   LogicalResult lowerGemm(GemmOp op);
   LogicalResult lowerFill(FillOp op);
@@ -177,6 +221,8 @@ public:
   LogicalResult planCopies();
   LogicalResult planPipelined();
   LogicalResult planReduces();
+  /// Checks the warp-specialised loops and chooses the register budgets.
+  LogicalResult planWarpSpecialization();
   /// Reserves `bytes` of shared memory, 16-byte aligned; returns the offset.
   int64_t reserveShared(int64_t bytes);
 
@@ -201,6 +247,9 @@ public:
   llvm::MapVector<Value, FragmentStorage> fragments;
   /// Shared scratch (byte offset) of reductions that combine across warps.
   DenseMap<Operation *, int64_t> reduceScratch;
+  WarpSpecializationPlan warpSpecialization;
+  /// The rings of the warp-specialised loops (emitWarpSpecialized).
+  DenseMap<Operation *, StageRing> rings;
 
   Value threadId;   ///< gpu.thread_id x
   Value sharedBase; ///< memref<?xi8, workgroup>: the dynamic shared memory

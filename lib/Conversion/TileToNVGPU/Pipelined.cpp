@@ -34,22 +34,62 @@ using namespace mlir::tile;
 /// Recomputes `v`, defined in the loop body `body`, for the iteration whose
 /// induction variable `local` maps the body's argument to, by cloning the
 /// ops it depends on. planPipelined checked that they can be (tile::
-/// unrecomputable); values from before the loop are in `outer` already.
+/// unrecomputable); `outside` gives the values from before the loop.
 static Value materializeAt(OpBuilder &b, Value v, Block &body, IRMapping &local,
-                           IRMapping &outer) {
+                           llvm::function_ref<Value(Value)> outside) {
   if (Value known = local.lookupOrNull(v))
     return known;
   Operation *def = v.getDefiningOp();
   if (!def || def->getBlock() != &body) {
-    Value outside = outer.lookup(v);
-    local.map(v, outside);
-    return outside;
+    Value lowered = outside(v);
+    local.map(v, lowered);
+    return lowered;
   }
   assert(isRecomputable(def) && "planPipelined checks the copy offsets");
   for (Value operand : def->getOperands())
-    materializeAt(b, operand, body, local, outer);
+    materializeAt(b, operand, body, local, outside);
   b.clone(*def, local);
   return local.lookup(v);
+}
+
+SmallVector<CopyOp> KernelLowering::pipelinedLoads(PipelinedOp op,
+                                                   int64_t &txBytes) {
+  SmallVector<CopyOp> loads;
+  txBytes = 0;
+  for (auto copy : op.getBody().front().getOps<CopyOp>()) {
+    if (copyPaths.lookup(copy) != CopyPath::TmaLoad)
+      continue;
+    loads.push_back(copy);
+    txBytes += sharedTiles.lookup(copy.getDest()).stageBytes;
+  }
+  return loads;
+}
+
+Value KernelLowering::iterationCount(Value lb, Value ub, Value step) {
+  Location l = loc();
+  Value span = arith::MaxSIOp::create(b, l, arith::SubIOp::create(b, l, ub, lb),
+                                      index(0));
+  return arith::CeilDivSIOp::create(b, l, span, step);
+}
+
+void KernelLowering::issueStageLoads(PipelinedOp op, ArrayRef<CopyOp> loads,
+                                     int64_t txBytes, Value bars, Value slot,
+                                     Value iter, Value lb, Value step,
+                                     llvm::function_ref<Value(Value)> outside) {
+  Location l = op.getLoc();
+  Block &body = op.getBody().front();
+  Value iv =
+      arith::AddIOp::create(b, l, lb, arith::MulIOp::create(b, l, iter, step));
+  nvgpu::MBarrierArriveExpectTxOp::create(b, l, bars, index(txBytes), slot,
+                                          Value());
+  for (CopyOp copy : loads) {
+    IRMapping local;
+    local.map(body.getArgument(0), iv);
+    SmallVector<Value> offsets;
+    for (Value offset : copy.getSourceOffsets())
+      offsets.push_back(materializeAt(b, offset, body, local, outside));
+    emitTmaCopy(copy, bars, slot, slot, offsets);
+  }
 }
 
 LogicalResult KernelLowering::lowerPipelined(PipelinedOp op) {
@@ -58,14 +98,8 @@ LogicalResult KernelLowering::lowerPipelined(PipelinedOp op) {
   int64_t stages = op.getStageCount();
   Block &body = op.getBody().front();
 
-  SmallVector<CopyOp> loads;
   int64_t txBytes = 0;
-  for (auto copy : body.getOps<CopyOp>()) {
-    if (copyPaths.lookup(copy) != CopyPath::TmaLoad)
-      continue;
-    loads.push_back(copy);
-    txBytes += sharedTiles.lookup(copy.getDest()).stageBytes;
-  }
+  SmallVector<CopyOp> loads = pipelinedLoads(op, txBytes);
   // planPipelined checked that every load's offsets can be recomputed for
   // a later iteration.
   Value lb = map.lookup(op.getLower()), ub = map.lookup(op.getUpper());
@@ -78,6 +112,8 @@ LogicalResult KernelLowering::lowerPipelined(PipelinedOp op) {
   });
   if (readInLoop != asyncFilledTiles.end())
     waitAsyncCopies(*readInLoop, op);
+  if (op.isWarpSpecialized())
+    return lowerConsumerLoop(op); // planned with loads, at the kernel's top
   if (loads.empty()) {
     // Nothing to overlap: a plain serial loop.
     auto loop = scf::ForOp::create(b, l, lb, ub, step);
@@ -94,9 +130,7 @@ LogicalResult KernelLowering::lowerPipelined(PipelinedOp op) {
     }
     return success();
   }
-  Value span = arith::MaxSIOp::create(b, l, arith::SubIOp::create(b, l, ub, lb),
-                                      index(0));
-  Value numIters = arith::CeilDivSIOp::create(b, l, span, step);
+  Value numIters = iterationCount(lb, ub, step);
   Value cStages = index(stages);
 
   auto barType = nvgpu::MBarrierGroupType::get(
@@ -114,22 +148,12 @@ LogicalResult KernelLowering::lowerPipelined(PipelinedOp op) {
     for (unsigned t : usedMaps)
       nvgpu::TmaPrefetchOp::create(b, l, tensorMaps[t].descriptor, Value());
   });
-  gpu::BarrierOp::create(b, l);
+  emitBarrier();
 
   // Issues the loads of iteration `iter` into ring slot `slot` (leader only).
   auto issue = [&](Value slot, Value iter) {
-    Value iv = arith::AddIOp::create(b, l, lb,
-                                     arith::MulIOp::create(b, l, iter, step));
-    nvgpu::MBarrierArriveExpectTxOp::create(b, l, bars, index(txBytes), slot,
-                                            Value());
-    for (CopyOp copy : loads) {
-      IRMapping local;
-      local.map(body.getArgument(0), iv);
-      SmallVector<Value> offsets;
-      for (Value offset : copy.getSourceOffsets())
-        offsets.push_back(materializeAt(b, offset, body, local, map));
-      emitTmaCopy(copy, bars, slot, slot, offsets);
-    }
+    issueStageLoads(op, loads, txBytes, bars, slot, iter, lb, step,
+                    [&](Value v) { return map.lookup(v); });
   };
 
   // Prologue: the first min(S, n) iterations.
@@ -168,7 +192,7 @@ LogicalResult KernelLowering::lowerPipelined(PipelinedOp op) {
     emitWgmmaWait(0, pendingAccumulators);
     pendingAccumulators.clear();
   }
-  gpu::BarrierOp::create(b, l);
+  emitBarrier();
   Value prev = arith::SubIOp::create(b, l, it, index(lag));
   Value next = arith::AddIOp::create(b, l, prev, cStages);
   Value refill = arith::AndIOp::create(

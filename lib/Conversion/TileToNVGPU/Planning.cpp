@@ -83,7 +83,8 @@ LogicalResult KernelLowering::plan(int64_t limit) {
       failed(planRegions()) || failed(planSharedTiles()) ||
       failed(planGemms()) || failed(planFragments()) ||
       failed(planParallels()) || failed(planReduces()) ||
-      failed(planCopies()) || failed(planPipelined()))
+      failed(planCopies()) || failed(planPipelined()) ||
+      failed(planWarpSpecialization()))
     return failure();
   return success();
 }

@@ -115,13 +115,13 @@ LogicalResult KernelLowering::lowerReduce(ReduceOp op) {
       }
       keys.push_back(key);
     }
-    gpu::BarrierOp::create(b, l); // earlier readers of the scratch are done
+    emitBarrier(); // earlier readers of the scratch are done
     emitIf(leader, [&] {
       for (auto [s, a] : llvm::enumerate(acc))
         memref::StoreOp::create(b, l, a, scratch,
                                 ValueRange{position, keys[s]});
     });
-    gpu::BarrierOp::create(b, l);
+    emitBarrier();
     for (auto [s, a] : llvm::enumerate(acc)) {
       a = identity(b, l, kind, t);
       for (int64_t p = 0; p < positions; ++p)

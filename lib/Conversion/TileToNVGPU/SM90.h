@@ -55,6 +55,14 @@ constexpr unsigned kMinPtxVersion = 80;
 
 /// Registers one thread may use (ptxas's limit on sm_90).
 constexpr int64_t kMaxRegistersPerThread = 255;
+/// The 32-bit registers of an SM (and the most a block may hold).
+constexpr int64_t kRegistersPerSM = 65536;
+/// Per-thread register counts are allocated, and setmaxnreg moves them, in
+/// multiples of 8 (PTX ISA 9.7.19.5).
+constexpr int64_t kRegisterAllocationUnit = 8;
+/// The most registers a consumer warpgroup asks for with setmaxnreg
+/// (FlashAttention-3's; a thread addresses 255 at most).
+constexpr int64_t kMaxSetmaxnregRegisters = 240;
 
 /// Spin bound of one mbarrier try_wait attempt (the op loops until done).
 constexpr int64_t kMbarrierTicks = 10000000;

@@ -158,6 +158,10 @@ LogicalResult KernelLowering::lowerBlock(Block &block) {
     LogicalResult result = success();
     if (isa<YieldOp, scf::YieldOp, AllocSharedOp, AllocFragmentOp>(op))
       continue;
+    if (isa<gpu::BarrierOp>(op)) {
+      emitBarrier(); // the computing threads, not a producer warpgroup
+      continue;
+    }
     if (const OpEmitter *e = emitterOf(&op)) {
       result = e->emit(*this, &op);
     } else if (isa_and_present<TileDialect>(op.getDialect())) {
@@ -203,10 +207,16 @@ LogicalResult KernelLowering::emit() {
   func = gpu::GPUFuncOp::create(b, loc(), kernel.getSymName(),
                                 b.getFunctionType(params, {}));
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
-  func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr({(int32_t)threads, 1, 1}));
+  func.setKnownBlockSizeAttr(
+      b.getDenseI32ArrayAttr({(int32_t)blockThreads(), 1, 1}));
   if (!tensorMapParams.empty())
     func->setAttr(kTensorMapArgsAttr, b.getDenseI64ArrayAttr(tensorMapParams));
-  if (std::optional<int64_t> blocks = kernel.getMinBlocks())
+  // setmaxnreg needs ptxas to know the registers at entry, which a
+  // minimum of blocks per SM gives.
+  std::optional<int64_t> blocks = kernel.getMinBlocks();
+  if (!blocks && warpSpecialization.consumerRegisters)
+    blocks = 1;
+  if (blocks)
     func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
                   b.getI32IntegerAttr(*blocks));
 
@@ -273,15 +283,20 @@ LogicalResult KernelLowering::emit() {
         b, loc(), MemRefType::get({storage.layout.numRegs()}, elt));
   }
 
-  if (failed(lowerBlock(kernel.getBodyBlock())))
+  auto body = [&]() -> LogicalResult {
+    if (failed(lowerBlock(kernel.getBodyBlock())))
+      return failure();
+    // Shared memory must outlive the TMA stores that read it, and the row
+    // copies that write it (a copy nothing read yet would otherwise land in
+    // the shared memory of the block that runs next).
+    if (!tmaStoreSources.empty())
+      emitTmaStoreReadWait(/*sync=*/false);
+    if (!asyncFilledTiles.empty())
+      emitAsyncCopyWait();
+    return success();
+  };
+  if (failed(warpSpecialization.enabled() ? emitWarpSpecialized(body) : body()))
     return failure();
-  // Shared memory must outlive the TMA stores that read it, and the row
-  // copies that write it (a copy nothing read yet would otherwise land in
-  // the shared memory of the block that runs next).
-  if (!tmaStoreSources.empty())
-    emitTmaStoreReadWait(/*sync=*/false);
-  if (!asyncFilledTiles.empty())
-    emitAsyncCopyWait();
   gpu::ReturnOp::create(b, loc());
   return success();
 }
@@ -290,7 +305,7 @@ std::string KernelLowering::kernelInfo() {
   std::string s;
   llvm::raw_string_ostream os(s);
   os << "kernel " << kernel.getSymName() << "\n";
-  os << "block " << threads << " 1 1\n";
+  os << "block " << blockThreads() << " 1 1\n";
   os << "smem " << sharedBytes << "\n";
   for (unsigned i = 0, e = kernel.getNumGridDims(); i < e; ++i)
     os << "grid " << i << " " << kernel.getGridArgs()[i] << " "

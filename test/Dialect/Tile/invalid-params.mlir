@@ -39,6 +39,25 @@ tile.kernel @k(%X: memref<?xf16>) params {T = f16} grid [1] threads 128 {
 
 // -----
 
+// A flag names an integer or boolean parameter, and no other size does.
+tile.kernel @k(%X: memref<?xf16>) params {T = f16} grid [1] threads 128 {
+  %c = arith.constant 0 : index
+  // expected-error @+1 {{kernel_c6: 'T' is not an integer or boolean parameter of kernel 'k'}}
+  tile.pipelined %i = %c to %c step %c num_stages 1 warp_specialize T {
+  }
+}
+
+// -----
+
+tile.kernel @k(%X: memref<?xf16>) params {F = true} grid [1] threads 128 {
+  %c = arith.constant 0 : index
+  // expected-error @+1 {{kernel_c6: 'F' is not an integer parameter of kernel 'k'}}
+  tile.pipelined %i = %c to %c step %c num_stages F warp_specialize F {
+  }
+}
+
+// -----
+
 // expected-error @+1 {{kernel_c6: 'F' is not an integer parameter of kernel 'k'}}
 tile.kernel @k(%X: memref<?xf16>) params {F = true} grid [1] threads F {
 }

@@ -98,6 +98,16 @@ tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
 
 // -----
 
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{pipelined_c3: warp_specialize (2) must be 0 or 1}}
+  tile.pipelined %i = %c0 to %c0 step %c1 num_stages 2 warp_specialize 2 {
+  }
+}
+
+// -----
+
 // A stage count near 2^63 would overflow the shared memory arithmetic.
 tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
   %c0 = arith.constant 0 : index

@@ -30,8 +30,9 @@ tile.kernel @k(%X: memref<?x?x!tile.param<"T">>, %Y: memref<?x?x!tile.param<"T">
   %s = tile.alloc_shared [%bm] : !tile.shared<?x64x!tile.param<"T">>
   // CHECK: tile.alloc_fragment [%[[BM]], %[[BM]]] : !tile.fragment<?x?xf32>
   %f = tile.alloc_fragment [%bm, %bm] : !tile.fragment<?x?xf32>
-  // CHECK: tile.pipelined %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} num_stages STAGES
-  tile.pipelined %i = %c0 to %c1 step %c1 num_stages STAGES {
+  // A flag may name a boolean parameter.
+  // CHECK: tile.pipelined %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} num_stages STAGES warp_specialize FLAG {
+  tile.pipelined %i = %c0 to %c1 step %c1 num_stages STAGES warp_specialize FLAG {
     tile.copy %X[%c0, %c0] -> %s : memref<?x?x!tile.param<"T">> -> !tile.shared<?x64x!tile.param<"T">>
   }
 }

@@ -6,13 +6,15 @@
 // shared tile and TMA stores, and is cleared. What it exercises: copy
 // offsets recomputed through divisions, a wgmma group kept in flight across
 // k-steps with the wait inside the branch, and a TMA store in a loop that
-// must have read its tile before the next tile's epilogue writes it.
+// must have read its tile before the next tile's epilogue writes it. With
+// WS, a producer warpgroup issues the loads, so the next tile's loads run
+// while the consumers store this one.
 
 module {
   tile.kernel @gemm_persistent(%A: memref<?x?x!tile.param<"T">>, %B: memref<?x?x!tile.param<"T">>,
                     %C: memref<?x?x!tile.param<"TC">>)
       params {BM = 128, BN = 256, BK = 64, STAGES = 3, THREADS = 256,
-              NSM = 132, T = f16, TC = f16}
+              NSM = 132, WS = false, T = f16, TC = f16}
       where [BM mod (THREADS floordiv 2) == 0]
       grid [NSM] threads THREADS
       requires [%B[0] == %A[1], %C[0] == %A[0], %C[1] == %B[1]] {
@@ -43,7 +45,7 @@ module {
     %acc = tile.alloc_fragment [%bm, %bn] : !tile.fragment<?x?xf32>
     %cs = tile.alloc_shared [%bm, %bn] : !tile.shared<?x?x!tile.param<"TC">>
     tile.fill %acc, %zero : !tile.fragment<?x?xf32>, f32
-    tile.pipelined %i = %c0 to %iters step %c1 num_stages STAGES {
+    tile.pipelined %i = %c0 to %iters step %c1 num_stages STAGES warp_specialize WS {
       %i32 = arith.index_cast %i : index to i32
       %kt32 = arith.index_cast %kt : index to i32
       %j32 = arith.divui %i32, %kt32 : i32

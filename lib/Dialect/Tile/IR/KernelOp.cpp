@@ -73,6 +73,11 @@ LogicalResult KernelOp::requireSpecialised(StringRef pass) {
 
 int64_t PipelinedOp::getStageCount() { return staticSize(getNumStages()); }
 
+bool PipelinedOp::isWarpSpecialized() {
+  Attribute flag = getWarpSpecializeAttr();
+  return flag && staticSize(flag) != 0;
+}
+
 //===----------------------------------------------------------------------===//
 // Custom form
 //===----------------------------------------------------------------------===//
@@ -404,18 +409,31 @@ static LogicalResult verifyParams(KernelOp op) {
     return params ? params->get(name) : Attribute();
   };
   std::optional<InFlightDiagnostic> bad;
-  auto checkRef = [&](Operation *at, StringRef name, bool wantType) {
+  // A size names an integer parameter; a flag (warp_specialize) an integer
+  // or a boolean one.
+  auto checkRef = [&](Operation *at, StringRef name, bool wantType,
+                      bool flag = false) {
     Attribute decl = kindOf(name);
-    if (bad || (decl && isa<TypeAttr>(decl) == wantType &&
-                (wantType || !cast<IntegerAttr>(decl).getType().isInteger(1))))
+    if (bad ||
+        (decl && isa<TypeAttr>(decl) == wantType &&
+         (wantType || flag || !cast<IntegerAttr>(decl).getType().isInteger(1))))
       return;
     bad.emplace(at->emitOpError("kernel_c6: '")
-                << name << "' is not " << (wantType ? "a type" : "an integer")
+                << name << "' is not "
+                << (wantType ? "a type"
+                             : (flag ? "an integer or boolean" : "an integer"))
                 << " parameter of kernel '" << op.getSymName() << "'");
   };
   op->walk([&](Operation *inner) {
     DictionaryAttr attrs = inner->getAttrDictionary();
-    attrs.walk([&](ParamRefAttr r) { checkRef(inner, r.getName(), false); });
+    auto pipelined = dyn_cast<PipelinedOp>(inner);
+    Attribute flag = pipelined ? pipelined.getWarpSpecializeAttr() : nullptr;
+    if (auto r = dyn_cast_if_present<ParamRefAttr>(flag))
+      checkRef(inner, r.getName(), false, /*flag=*/true);
+    for (NamedAttribute a : attrs)
+      if (!pipelined || a.getName() != pipelined.getWarpSpecializeAttrName())
+        a.getValue().walk(
+            [&](ParamRefAttr r) { checkRef(inner, r.getName(), false); });
     attrs.walk([&](ParamType t) { checkRef(inner, t.getName(), true); });
     for (Type t : inner->getResultTypes())
       t.walk([&](ParamType p) { checkRef(inner, p.getName(), true); });

@@ -476,6 +476,12 @@ ParseResult PipelinedOp::parse(OpAsmParser &parser, OperationState &result) {
       parser.resolveOperands({lb, ub, step}, index, result.operands))
     return failure();
   result.addAttribute(getNumStagesAttrName(result.name), stages);
+  if (succeeded(parser.parseOptionalKeyword("warp_specialize"))) {
+    Attribute specialize;
+    if (parseSize(parser, specialize))
+      return failure();
+    result.addAttribute(getWarpSpecializeAttrName(result.name), specialize);
+  }
   if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
     return failure();
   iv.type = index;
@@ -490,8 +496,13 @@ void PipelinedOp::print(OpAsmPrinter &p) {
   p << ' ' << getInductionVar() << " = " << getLower() << " to " << getUpper()
     << " step " << getStep() << " num_stages ";
   printSize(p, getNumStages());
-  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
-                                     {getNumStagesAttrName()});
+  if (Attribute specialize = getWarpSpecializeAttr()) {
+    p << " warp_specialize ";
+    printSize(p, specialize);
+  }
+  p.printOptionalAttrDictWithKeyword(
+      (*this)->getAttrs(),
+      {getNumStagesAttrName(), getWarpSpecializeAttrName()});
   p << ' ';
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
                 /*printBlockTerminators=*/false);
@@ -505,6 +516,10 @@ LogicalResult PipelinedOp::verify() {
       stages && (stages.getInt() < 1 || stages.getInt() > kMaxStages))
     return emitOpError("pipelined_c1: num_stages (")
            << stages.getInt() << ") must be 1 to " << kMaxStages;
+  if (auto flag = dyn_cast_if_present<IntegerAttr>(getWarpSpecializeAttr());
+      flag && flag.getInt() != 0 && flag.getInt() != 1)
+    return emitOpError("pipelined_c3: warp_specialize (")
+           << flag.getInt() << ") must be 0 or 1";
   APInt step;
   if (matchPattern(getStep(), m_ConstantInt(&step)) &&
       !step.isStrictlyPositive())

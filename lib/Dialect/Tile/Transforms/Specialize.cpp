@@ -39,8 +39,11 @@ static LogicalResult substitute(KernelOp kernel, DictionaryAttr bound) {
     return cast<TypeAttr>(bound.get(p.getName())).getValue();
   });
   replacer.addReplacement([&](ParamRefAttr r) -> std::optional<Attribute> {
+    // A boolean (a flag such as warp_specialize) becomes 1 or 0.
     auto value = cast<IntegerAttr>(bound.get(r.getName()));
-    return IntegerAttr::get(IntegerType::get(ctx, 64), value.getInt());
+    int64_t v = value.getType().isInteger(1) ? value.getValue().getZExtValue()
+                                             : value.getInt();
+    return IntegerAttr::get(IntegerType::get(ctx, 64), v);
   });
   replacer.recursivelyReplaceElementsIn(kernel, /*replaceAttrs=*/true,
                                         /*replaceLocs=*/false,

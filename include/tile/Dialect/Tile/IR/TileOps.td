@@ -546,19 +546,32 @@ def Tile_PipelinedOp : Tile_Op<"pipelined", [
     so each shared tile written by such a copy has `num_stages` copies.
     The semantics are those of the plain loop.
 
+    `warp_specialize 1` (or a boolean parameter) is a schedule choice: the
+    block gains a producer warpgroup that only issues the loop's
+    global-to-shared copies, while the kernel's `threads` only compute; a
+    ring of full and empty barriers replaces the block's synchronisation
+    at every iteration, and registers move from the producer to the
+    consumers. `threads` stays the number of computing threads (layouts and
+    warpgroup counts follow it); the launched block has 128 more. The
+    loop's bounds and copy offsets must then be computed from kernel
+    arguments, block ids and constants, since the producer computes them
+    apart from the body.
+
     Constraints:
     - pipelined_c1: `num_stages` is 1 to 64.
     - pipelined_c2: a constant `step` is positive.
+    - pipelined_c3: a constant `warp_specialize` is 0 or 1.
 
     Example:
     ```mlir
-    tile.pipelined %k = %c0 to %kt step %c1 num_stages 3 {
+    tile.pipelined %k = %c0 to %kt step %c1 num_stages 3 warp_specialize WS {
       ...
     }
     ```
   }];
   let arguments = (ins Index:$lower, Index:$upper, Index:$step,
-                       Tile_SizeAttr:$num_stages);
+                       Tile_SizeAttr:$num_stages,
+                       OptionalAttr<Tile_SizeAttr>:$warp_specialize);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
@@ -566,6 +579,8 @@ def Tile_PipelinedOp : Tile_Op<"pipelined", [
     ::mlir::Value getInductionVar() { return getBody().getArgument(0); }
     /// The stage count of a specialised kernel.
     int64_t getStageCount();
+    /// Whether a specialised kernel runs this loop on a producer warpgroup.
+    bool isWarpSpecialized();
   }];
 }
 

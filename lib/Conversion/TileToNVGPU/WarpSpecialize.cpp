@@ -1,0 +1,325 @@
+//===- WarpSpecialize.cpp - Producer and consumer warpgroups ------------===//
+//
+// A kernel with `tile.pipelined ... warp_specialize 1` loops is launched with
+// one more warpgroup than its `threads`. That producer warpgroup gives its
+// registers to the consumers (setmaxnreg) and one of its threads issues the
+// TMA loads of every warp-specialised loop, in kernel order:
+//
+//   thread 0: init full[s] (1 arrival) and empty[s] (`threads` arrivals)
+//   barrier (the whole block; the last one it takes part in)
+//   producer:  for j in [0, n):
+//                if j >= S: wait on empty[j % S], parity (j / S + 1) & 1
+//                arrive on full[j % S] expecting the stage's bytes
+//                issue iteration j's loads into slot j % S
+//   consumers: for it in [0, n):
+//                wait on full[it % S], parity (it / S) & 1
+//                the body
+//                arrive on empty[(it - lag) % S]
+//
+// A consumer frees the slot of iteration it - 1 (lag 1) when the body leaves
+// a wgmma group in flight across one iteration: its wait_group 1 has
+// completed the group that read that slot. With one stage, or no group in
+// flight, it frees the slot it has just read (lag 0). The consumers
+// synchronise among themselves on a named barrier (emitBarrier), which the
+// producer never reaches, instead of the block barrier at every iteration.
+//
+// The producer computes the loops' bounds and copy offsets itself: they are
+// recomputed from kernel arguments, block ids and constants
+// (planWarpSpecialization checks that they can be).
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelLowering.h"
+#include "SM90.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+/// The named barrier the consumers of a warp-specialised kernel share (0 is
+/// the block's).
+static constexpr int64_t kConsumerBarrier = 1;
+
+/// The registers a producer keeps: it only computes addresses (CUTLASS and
+/// ThunderKittens use 40 as well).
+static constexpr int64_t kProducerRegisters = 40;
+
+int64_t KernelLowering::blockThreads() const {
+  return threads + (warpSpecialization.enabled() ? sm90::kWarpgroupSize : 0);
+}
+
+void KernelLowering::emitBarrier() {
+  if (!warpSpecialization.enabled()) {
+    gpu::BarrierOp::create(b, loc());
+    return;
+  }
+  Value id = arith::ConstantIntOp::create(b, loc(), kConsumerBarrier, 32);
+  Value count = arith::ConstantIntOp::create(b, loc(), threads, 32);
+  NVVM::BarrierOp::create(b, loc(), Type(), id, count,
+                          NVVM::BarrierReductionAttr(), Value());
+}
+
+/// The op that keeps the producer from computing `v` before the loops (it
+/// reads memory, holds a region or sits in one), or null: `v` is a kernel
+/// argument, or computed by ops of the kernel body that are block ids or
+/// recomputable (tile::isRecomputable).
+static Operation *notProducerComputable(Value v, KernelOp kernel) {
+  Block &top = kernel.getBodyBlock();
+  if (auto arg = dyn_cast<BlockArgument>(v))
+    return arg.getOwner() == &top ? nullptr : arg.getOwner()->getParentOp();
+  Operation *def = v.getDefiningOp();
+  if (def->getBlock() != &top)
+    return def->getParentOp();
+  if (isa<BlockIdOp>(def))
+    return nullptr;
+  if (!isRecomputable(def))
+    return def;
+  for (Value operand : def->getOperands())
+    if (Operation *bad = notProducerComputable(operand, kernel))
+      return bad;
+  return nullptr;
+}
+
+/// Calls `use` on each value from outside the loop body `body` that the
+/// body's computation of `v` reads (planPipelined checked that the
+/// computation may be cloned).
+static void forEachOutsideValue(Value v, Block &body,
+                                llvm::function_ref<void(Value)> use) {
+  Operation *def = v.getDefiningOp();
+  if (v == body.getArgument(0))
+    return;
+  if (!def || def->getBlock() != &body) {
+    use(v);
+    return;
+  }
+  for (Value operand : def->getOperands())
+    forEachOutsideValue(operand, body, use);
+}
+
+LogicalResult KernelLowering::planWarpSpecialization() {
+  WalkResult walk = kernel.walk([&](PipelinedOp loop) {
+    if (!loop.isWarpSpecialized())
+      return WalkResult::advance();
+    auto fail = [&](const Twine &message) {
+      loop.emitOpError(message);
+      return WalkResult::interrupt();
+    };
+    if (loop->getParentOp() != kernel)
+      return fail("a warp-specialised loop sits directly in the kernel "
+                  "body: its producer runs apart from the consumers' "
+                  "branches and loops");
+    int64_t txBytes = 0;
+    if (pipelinedLoads(loop, txBytes).empty())
+      return fail("warp_specialize needs a global-to-shared copy in the "
+                  "loop: the producer warpgroup issues those only");
+    SmallVector<Value> needed{loop.getLower(), loop.getUpper(), loop.getStep()};
+    Block &body = loop.getBody().front();
+    for (CopyOp copy : pipelinedLoads(loop, txBytes))
+      for (Value offset : copy.getSourceOffsets())
+        forEachOutsideValue(offset, body,
+                            [&](Value v) { needed.push_back(v); });
+    for (Value v : needed)
+      if (Operation *bad = notProducerComputable(v, kernel)) {
+        InFlightDiagnostic diag = loop.emitOpError(
+            "is warp-specialised, so its bounds and copy offsets must be "
+            "computed from kernel arguments, block ids and constants");
+        diag.attachNote(bad->getLoc())
+            << "'" << bad->getName() << "' "
+            << (bad->getNumRegions() ? "holds a region"
+                                     : "reads or writes memory");
+        return WalkResult::interrupt();
+      }
+    warpSpecialization.loops.push_back(loop);
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  if (!warpSpecialization.enabled())
+    return success();
+  PipelinedOp first = warpSpecialization.loops.front();
+  if (threads % sm90::kWarpgroupSize != 0)
+    return first.emitOpError("warp specialisation adds a producer warpgroup "
+                             "after whole consumer warpgroups: threads (")
+           << threads << ") must be a multiple of " << sm90::kWarpgroupSize;
+  if (blockThreads() > kMaxBlockThreads)
+    return first.emitOpError("warp specialisation adds a producer warpgroup: ")
+           << threads << " + " << sm90::kWarpgroupSize
+           << " threads exceed the block's " << kMaxBlockThreads;
+  // One consumer warpgroup (256 threads in all) already addresses the 255
+  // registers of a thread. With more, the block's registers are split
+  // evenly at launch, and move from the producer to the consumers.
+  int64_t consumers = threads / sm90::kWarpgroupSize;
+  if (consumers >= 2) {
+    int64_t atEntry = llvm::alignDown(sm90::kRegistersPerSM / blockThreads(),
+                                      sm90::kRegisterAllocationUnit);
+    int64_t spare =
+        sm90::kRegistersPerSM - kProducerRegisters * sm90::kWarpgroupSize;
+    int64_t budget = std::min<int64_t>(
+        llvm::alignDown(spare / threads, sm90::kRegisterAllocationUnit),
+        sm90::kMaxSetmaxnregRegisters);
+    if (budget > atEntry) {
+      warpSpecialization.producerRegisters = kProducerRegisters;
+      warpSpecialization.consumerRegisters = budget;
+    }
+  }
+  return success();
+}
+
+LogicalResult KernelLowering::emitWarpSpecialized(
+    llvm::function_ref<LogicalResult()> consumerBody) {
+  Location l = loc();
+  MLIRContext *ctx = b.getContext();
+  Value leader = isLeader();
+  for (PipelinedOp loop : warpSpecialization.loops) {
+    auto barType = nvgpu::MBarrierGroupType::get(
+        ctx, gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup),
+        loop.getStageCount());
+    StageRing ring{nvgpu::MBarrierCreateOp::create(b, l, barType),
+                   nvgpu::MBarrierCreateOp::create(b, l, barType)};
+    rings[loop] = ring;
+    emitIf(leader, [&] {
+      for (int64_t s = 0; s < loop.getStageCount(); ++s) {
+        nvgpu::MBarrierInitOp::create(b, l, ring.full, index(1), index(s),
+                                      Value());
+        nvgpu::MBarrierInitOp::create(b, l, ring.empty, index(threads),
+                                      index(s), Value());
+      }
+    });
+  }
+  gpu::BarrierOp::create(b, l); // the whole block: the rings are ready
+
+  Value isProducer = arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge,
+                                           threadId, index(threads));
+  auto roles = scf::IfOp::create(b, l, isProducer, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+
+  // The producer: registers to the consumers, then one thread issues.
+  b.setInsertionPoint(roles.thenBlock()->getTerminator());
+  if (int64_t regs = warpSpecialization.producerRegisters)
+    NVVM::SetMaxRegisterOp::create(b, l, regs,
+                                   NVVM::SetMaxRegisterAction::decrease);
+  Value issuer = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, threadId,
+                                       index(threads));
+  // The producer computes what the loops need in its own mapping, from the
+  // lowered kernel arguments.
+  IRMapping producerMap = map;
+  std::function<Value(Value)> producerValue = [&](Value v) -> Value {
+    if (Value known = producerMap.lookupOrNull(v))
+      return known;
+    Operation *def = v.getDefiningOp();
+    for (Value operand : def->getOperands())
+      producerValue(operand);
+    if (auto id = dyn_cast<BlockIdOp>(def))
+      producerMap.map(id.getResult(),
+                      gpu::BlockIdOp::create(b, l, (gpu::Dimension)id.getDim())
+                          .getResult());
+    else
+      b.clone(*def, producerMap);
+    return producerMap.lookup(v);
+  };
+  LogicalResult result = success();
+  emitIf(issuer, [&] {
+    for (const TensorMapPlan &t : tensorMaps)
+      nvgpu::TmaPrefetchOp::create(b, l, t.descriptor, Value());
+    for (PipelinedOp loop : warpSpecialization.loops) {
+      const StageRing &ring = rings.lookup(loop);
+      int64_t txBytes = 0;
+      SmallVector<CopyOp> loads = pipelinedLoads(loop, txBytes);
+      // Computed once, before the loop: a value used in its body only would
+      // not dominate the next loop's uses.
+      for (CopyOp copy : loads)
+        for (Value offset : copy.getSourceOffsets())
+          forEachOutsideValue(offset, loop.getBody().front(),
+                              [&](Value v) { producerValue(v); });
+      Value lb = producerValue(loop.getLower());
+      Value step = producerValue(loop.getStep());
+      Value count = iterationCount(lb, producerValue(loop.getUpper()), step);
+      Value stages = index(loop.getStageCount());
+      emitFor(index(0), count, [&](Value j) {
+        Value slot = arith::RemUIOp::create(b, l, j, stages);
+        Value reuse =
+            arith::CmpIOp::create(b, l, arith::CmpIPredicate::uge, j, stages);
+        emitIf(reuse, [&] {
+          Value round = arith::DivUIOp::create(b, l, j, stages);
+          Value parity = arith::IndexCastOp::create(
+              b, l, b.getI1Type(),
+              arith::RemUIOp::create(
+                  b, l, arith::AddIOp::create(b, l, round, index(1)),
+                  index(2)));
+          nvgpu::MBarrierTryWaitParityOp::create(
+              b, l, ring.empty, parity, index(sm90::kMbarrierTicks), slot);
+        });
+        issueStageLoads(loop, loads, txBytes, ring.full, slot, j, lb, step,
+                        producerValue);
+      });
+    }
+  });
+
+  // The consumers: the kernel body.
+  b.setInsertionPoint(roles.elseBlock()->getTerminator());
+  if (int64_t regs = warpSpecialization.consumerRegisters)
+    NVVM::SetMaxRegisterOp::create(b, l, regs,
+                                   NVVM::SetMaxRegisterAction::increase);
+  result = consumerBody();
+  return result;
+}
+
+LogicalResult KernelLowering::lowerConsumerLoop(PipelinedOp op) {
+  Location l = op.getLoc();
+  const StageRing &ring = rings.lookup(op);
+  int64_t stages = op.getStageCount();
+  Block &body = op.getBody().front();
+  Value lb = map.lookup(op.getLower()), ub = map.lookup(op.getUpper());
+  Value step = map.lookup(op.getStep());
+  Value cStages = index(stages);
+  auto loop = scf::ForOp::create(b, l, index(0), iterationCount(lb, ub, step),
+                                 index(1));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value it = loop.getInductionVar();
+  Value slot = arith::RemUIOp::create(b, l, it, cStages);
+  Value parity = arith::IndexCastOp::create(
+      b, l, b.getI1Type(),
+      arith::RemUIOp::create(b, l, arith::DivUIOp::create(b, l, it, cStages),
+                             index(2)));
+  nvgpu::MBarrierTryWaitParityOp::create(b, l, ring.full, parity,
+                                         index(sm90::kMbarrierTicks), slot);
+  map.map(
+      body.getArgument(0),
+      arith::AddIOp::create(b, l, lb, arith::MulIOp::create(b, l, it, step)));
+  currentStage = slot;
+  if (failed(lowerBlock(body)))
+    return failure();
+  currentStage = Value();
+  // The header explains the lag.
+  bool lagged = stages > 1 && !pendingAccumulators.empty();
+  if (!lagged && !pendingAccumulators.empty()) {
+    emitWgmmaWait(0, pendingAccumulators);
+    pendingAccumulators.clear();
+  }
+  auto release = [&](Value freed) {
+    nvgpu::MBarrierArriveOp::create(b, l, ring.empty, freed);
+  };
+  if (lagged) {
+    Value hasPrev =
+        arith::CmpIOp::create(b, l, arith::CmpIPredicate::uge, it, index(1));
+    emitIf(hasPrev, [&] {
+      release(arith::RemUIOp::create(
+          b, l, arith::SubIOp::create(b, l, it, index(1)), cStages));
+    });
+  } else {
+    release(slot);
+  }
+
+  b.setInsertionPointAfter(loop);
+  if (!pendingAccumulators.empty()) {
+    emitWgmmaWait(0, pendingAccumulators);
+    pendingAccumulators.clear();
+  }
+  return success();
+}

@@ -1,0 +1,96 @@
+// RUN: tile-opt %s --split-input-file --tile-infer-layouts --convert-tile-to-nvgpu --verify-diagnostics
+
+// What a warp-specialised loop needs, each refused at the loop before any
+// code is generated.
+
+tile.kernel @nested(%A: memref<?x?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  %f = tile.alloc_fragment : !tile.fragment<64x64xf16>
+  tile.pipelined %i = %c0 to %c4 step %c1 num_stages 1 {
+    // expected-error @+1 {{a warp-specialised loop sits directly in the kernel body}}
+    tile.pipelined %k = %c0 to %c4 step %c1 num_stages 1 warp_specialize 1 {
+      tile.copy %A[%c0, %k] -> %a : memref<?x?xf16> -> !tile.shared<64x64xf16>
+      tile.copy %a -> %f : !tile.shared<64x64xf16> -> !tile.fragment<64x64xf16>
+    }
+  }
+}
+
+// -----
+
+tile.kernel @no_loads(%A: memref<?x?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %f = tile.alloc_fragment : !tile.fragment<64x64xf16>
+  // expected-error @+1 {{warp_specialize needs a global-to-shared copy in the loop: the producer warpgroup issues those only}}
+  tile.pipelined %k = %c0 to %c4 step %c1 num_stages 2 warp_specialize 1 {
+    tile.copy %A[%c0, %k] -> %f : memref<?x?xf16> -> !tile.fragment<64x64xf16>
+  }
+}
+
+// -----
+
+tile.kernel @bound_from_memory(%A: memref<?x?xf16>, %N: memref<1xindex>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-note @+1 {{'memref.load' reads or writes memory}}
+  %n = memref.load %N[%c0] : memref<1xindex>
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  %f = tile.alloc_fragment : !tile.fragment<64x64xf16>
+  // expected-error @+1 {{is warp-specialised, so its bounds and copy offsets must be computed from kernel arguments, block ids and constants}}
+  tile.pipelined %k = %c0 to %n step %c1 num_stages 1 warp_specialize 1 {
+    tile.copy %A[%c0, %k] -> %a : memref<?x?xf16> -> !tile.shared<64x64xf16>
+    tile.copy %a -> %f : !tile.shared<64x64xf16> -> !tile.fragment<64x64xf16>
+  }
+}
+
+// -----
+
+tile.kernel @offset_from_memory(%A: memref<?x?xf16>, %R: memref<1xindex>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  // expected-note @+1 {{'memref.load' reads or writes memory}}
+  %row = memref.load %R[%c0] : memref<1xindex>
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  %f = tile.alloc_fragment : !tile.fragment<64x64xf16>
+  // expected-error @+1 {{is warp-specialised, so its bounds and copy offsets must be computed from kernel arguments, block ids and constants}}
+  tile.pipelined %k = %c0 to %c4 step %c1 num_stages 1 warp_specialize 1 {
+    %k0 = arith.muli %k, %c4 : index
+    tile.copy %A[%row, %k0] -> %a : memref<?x?xf16> -> !tile.shared<64x64xf16>
+    tile.copy %a -> %f : !tile.shared<64x64xf16> -> !tile.fragment<64x64xf16>
+  }
+}
+
+// -----
+
+tile.kernel @part_warpgroup(%A: memref<?x?xf16>) grid [1] threads 64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  %f = tile.alloc_fragment : !tile.fragment<64x64xf16>
+  // expected-error @+1 {{warp specialisation adds a producer warpgroup after whole consumer warpgroups: threads (64) must be a multiple of 128}}
+  tile.pipelined %k = %c0 to %c4 step %c1 num_stages 1 warp_specialize 1 {
+    tile.copy %A[%c0, %k] -> %a : memref<?x?xf16> -> !tile.shared<64x64xf16>
+    tile.copy %a -> %f : !tile.shared<64x64xf16> -> !tile.fragment<64x64xf16>
+  }
+}
+
+// -----
+
+tile.kernel @too_many_threads(%A: memref<?x?xf16>) grid [1] threads 1024 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %a = tile.alloc_shared : !tile.shared<128x64xf16>
+  %f = tile.alloc_fragment : !tile.fragment<128x64xf16>
+  // expected-error @+1 {{warp specialisation adds a producer warpgroup: 1024 + 128 threads exceed the block's 1024}}
+  tile.pipelined %k = %c0 to %c4 step %c1 num_stages 1 warp_specialize 1 {
+    tile.copy %A[%c0, %k] -> %a : memref<?x?xf16> -> !tile.shared<128x64xf16>
+    tile.copy %a -> %f : !tile.shared<128x64xf16> -> !tile.fragment<128x64xf16>
+  }
+}
