@@ -13,7 +13,7 @@ import tile_mlir
 
 src, cache = sys.argv[1], Path(sys.argv[2])
 space = {"BM": [128], "BN": [128, 256], "BK": [64], "STAGES": [2],
-         "THREADS": [256], "TMA_STORE": [True], "WS": [False]}
+         "THREADS": [256], "TMA_STORE": [True]}
 
 if "--gpu" not in sys.argv:
     r = tile_mlir.tune(src, "gemm_f16", "gemm", (256, 256, 256),
