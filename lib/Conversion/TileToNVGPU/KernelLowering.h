@@ -172,6 +172,7 @@ public:
   /// run `consumers` (the kernel body).
   LogicalResult emitWarpSpecialized(llvm::function_ref<LogicalResult()> body);
   LogicalResult lowerIf(scf::IfOp op);
+  LogicalResult lowerFor(scf::ForOp op);
   LogicalResult lowerGemm(GemmOp op);
   LogicalResult lowerFill(FillOp op);
   LogicalResult lowerCopy(CopyOp op);
@@ -214,6 +215,8 @@ public:
   /// bodies and the branches of an scf.if (without results, TMA loads or
   /// pipelined loops inside).
   LogicalResult planRegions();
+  /// Checks an scf.for that holds tile operations (planRegions).
+  bool planSerialLoop(scf::ForOp loop);
   LogicalResult planSharedTiles();
   LogicalResult planFragments();
   LogicalResult planGemms();

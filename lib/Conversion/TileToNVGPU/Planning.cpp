@@ -213,10 +213,13 @@ LogicalResult KernelLowering::planRegions() {
         if (op == kernel.getOperation() || isa<PipelinedOp>(op) ||
             !holdsTileOps(op))
           return WalkResult::advance();
+        if (auto loop = dyn_cast<scf::ForOp>(op))
+          return planSerialLoop(loop) ? WalkResult::advance()
+                                      : WalkResult::interrupt();
         auto branch = dyn_cast<scf::IfOp>(op);
         if (!branch) {
-          op->emitOpError("holds tile operations; only tile.pipelined and "
-                          "scf.if may enclose them on sm_90a");
+          op->emitOpError("holds tile operations; only tile.pipelined, "
+                          "scf.for and scf.if may enclose them on sm_90a");
           return WalkResult::interrupt();
         }
         if (Operation *source = threadDependence(branch.getCondition())) {
@@ -249,6 +252,37 @@ LogicalResult KernelLowering::planRegions() {
                                       : WalkResult::advance();
       });
   return failure(walk.wasInterrupted());
+}
+
+/// An scf.for may run tile operations serially when its bounds are the same
+/// in every thread, so that each barrier inside is reached by all threads
+/// the same number of times, and it carries no values (fragments are not
+/// SSA values). A TMA load inside must belong to a pipelined loop in it:
+/// the barrier of a lone one is initialised where it is issued, and could
+/// be initialised again while a thread still waits on it.
+bool KernelLowering::planSerialLoop(scf::ForOp loop) {
+  for (Value bound :
+       {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
+    if (Operation *source = threadDependence(bound)) {
+      loop.emitOpError("holds tile operations, and its bounds depend on the "
+                       "thread through '")
+          << source->getName()
+          << "': every thread of the block must run the same iterations";
+      return false;
+    }
+  if (loop.getNumResults()) {
+    loop.emitOpError("holds tile operations and carries values; a loop over "
+                     "tile operations has no iter_args");
+    return false;
+  }
+  WalkResult inner = loop.getBody()->walk([&](CopyOp copy) {
+    if (!isTmaLoad(copy) || copy->getParentOfType<PipelinedOp>())
+      return WalkResult::advance();
+    copy.emitOpError("a global-to-shared copy (a TMA load) inside scf.for "
+                     "must be in a tile.pipelined loop on sm_90a");
+    return WalkResult::interrupt();
+  });
+  return !inner.wasInterrupted();
 }
 
 /// The stage count of each shared tile is that of the pipelined loop whose

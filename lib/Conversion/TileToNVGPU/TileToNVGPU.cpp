@@ -169,6 +169,9 @@ LogicalResult KernelLowering::lowerBlock(Block &block) {
     } else if (auto branch = dyn_cast<scf::IfOp>(op);
                branch && holdsTileOps(branch)) {
       result = lowerIf(branch); // planRegions checked what it holds
+    } else if (auto loop = dyn_cast<scf::ForOp>(op);
+               loop && holdsTileOps(loop)) {
+      result = lowerFor(loop); // and what this one holds
     } else {
       b.clone(op, map);
     }

@@ -187,9 +187,53 @@ tile.kernel @nested(%A: memref<?x?xf16>) grid [1] threads 128 {
   %a = tile.alloc_shared : !tile.shared<64x64xf16>
   %c = tile.alloc_fragment : !tile.fragment<64x64xf32>
   tile.gemm %a, %a, %c : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
-  // expected-error @+1 {{holds tile operations; only tile.pipelined and scf.if may enclose them on sm_90a}}
-  scf.for %i = %c0 to %c1 step %c1 {
+  // expected-error @+1 {{holds tile operations; only tile.pipelined, scf.for and scf.if may enclose them on sm_90a}}
+  scf.execute_region {
     tile.fill %c, %z : !tile.fragment<64x64xf32>, f32
+    scf.yield
+  }
+}
+
+// -----
+
+tile.kernel @loop_per_thread(%A: memref<?x?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant 0.0 : f32
+  %tid = gpu.thread_id x
+  %c = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  // expected-error @+1 {{holds tile operations, and its bounds depend on the thread through 'gpu.thread_id': every thread of the block must run the same iterations}}
+  scf.for %i = %c0 to %tid step %c1 {
+    tile.fill %c, %z : !tile.fragment<64x64xf32>, f32
+  }
+}
+
+// -----
+
+tile.kernel @loop_carries(%A: memref<?x?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant 0.0 : f32
+  %c = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  // expected-error @+1 {{holds tile operations and carries values; a loop over tile operations has no iter_args}}
+  %r = scf.for %i = %c0 to %c1 step %c1 iter_args(%x = %z) -> (f32) {
+    tile.fill %c, %x : !tile.fragment<64x64xf32>, f32
+    scf.yield %x : f32
+  }
+}
+
+// -----
+
+tile.kernel @loop_lone_tma(%A: memref<?x?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  %f = tile.alloc_fragment : !tile.fragment<64x64xf16>
+  scf.for %i = %c0 to %c4 step %c1 {
+    // expected-error @+1 {{a global-to-shared copy (a TMA load) inside scf.for must be in a tile.pipelined loop on sm_90a}}
+    tile.copy %A[%i, %c0] -> %a : memref<?x?xf16> -> !tile.shared<64x64xf16>
+    tile.copy %a -> %f : !tile.shared<64x64xf16> -> !tile.fragment<64x64xf16>
   }
 }
 
