@@ -75,4 +75,76 @@ module {
   tile.instance @rmsnorm_one_row = @rmsnorm {ROWS = 1, COLS = 4096, THREADS = 128}
   // The weight left out: wrong, for the tests to see a check fail.
   tile.instance @rmsnorm_no_weight = @rmsnorm {SKIP_W = true}
+
+  // Rows of any length: a serial loop over chunks of CHUNK columns sums the
+  // squares into one value per row (tile.reduce without `clear` adds to
+  // it), and a second loop scales each chunk and stores it. The last chunk
+  // of a row reads zeros past its end and stores nothing there. The second
+  // pass reads X again; the blocks in flight keep their rows in the L2
+  // (132 SMs x 2 blocks x a 128 KB row of 65536 f16 is 34 MB).
+  tile.kernel @rmsnorm_long(%X: memref<?x?x!tile.param<"T">>,
+      %W: memref<?x!tile.param<"T">>, %Y: memref<?x?x!tile.param<"T">>,
+      %eps: f32)
+      params {ROWS = 1, CHUNK = 2048, THREADS = 256, T = f16}
+      space {ROWS = [1, 2, 4], CHUNK = [512, 1024, 2048, 4096],
+             THREADS = [128, 256, 512]}
+      where [32 * THREADS - ROWS * CHUNK >= 0]
+      grid [%X[0] / ROWS] threads THREADS
+      requires [%Y[0] == %X[0], %Y[1] == %X[1], %W[0] == %X[1]] {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %zero = arith.constant 0.0 : f32
+    %one = arith.constant 1.0 : f32
+    %crows = tile.param "ROWS" : index
+    %chunk = tile.param "CHUNK" : index
+    %bx = tile.block_id x
+    %r0 = arith.muli %bx, %crows : index
+    %N = memref.dim %X, %c1 : memref<?x?x!tile.param<"T">>
+    %n32 = arith.index_cast %N : index to i32
+    %nf = arith.sitofp %n32 : i32 to f32
+    %invn = arith.divf %one, %nf : f32
+    %x = tile.alloc_fragment [%crows, %chunk] : !tile.fragment<?x?xf32>
+    %sq = tile.alloc_fragment [%crows, %chunk] : !tile.fragment<?x?xf32>
+    %w = tile.alloc_fragment [%chunk] : !tile.fragment<?xf32>
+    %s = tile.alloc_fragment [%crows] : !tile.fragment<?xf32>
+    tile.fill %s, %zero : !tile.fragment<?xf32>, f32
+    scf.for %j = %c0 to %N step %chunk {
+      tile.copy %X[%r0, %j] -> %x : memref<?x?x!tile.param<"T">> -> !tile.fragment<?x?xf32>
+      tile.parallel ins(%x : !tile.fragment<?x?xf32>) outs(%sq : !tile.fragment<?x?xf32>)
+          attributes {indexing_maps = [affine_map<(i, j) -> (i, j)>,
+                                       affine_map<(i, j) -> (i, j)>]} {
+      ^bb0(%v: f32, %o: f32):
+        %r = arith.mulf %v, %v : f32
+        tile.yield %r : f32
+      }
+      tile.reduce sum %sq -> %s {dim = 1 : i64} : !tile.fragment<?x?xf32> -> !tile.fragment<?xf32>
+    }
+    tile.parallel outs(%s : !tile.fragment<?xf32>) attributes {
+        indexing_maps = [affine_map<(i) -> (i)>]} {
+    ^bb0(%sum: f32):
+      %m = arith.mulf %sum, %invn : f32
+      %a = arith.addf %m, %eps : f32
+      %r = math.rsqrt %a : f32
+      tile.yield %r : f32
+    }
+    scf.for %j = %c0 to %N step %chunk {
+      tile.copy %X[%r0, %j] -> %x : memref<?x?x!tile.param<"T">> -> !tile.fragment<?x?xf32>
+      tile.copy %W[%j] -> %w : memref<?x!tile.param<"T">> -> !tile.fragment<?xf32>
+      tile.parallel ins(%s, %w : !tile.fragment<?xf32>, !tile.fragment<?xf32>)
+          outs(%x : !tile.fragment<?x?xf32>) attributes {indexing_maps = [
+            affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (j)>,
+            affine_map<(i, j) -> (i, j)>]} {
+      ^bb0(%inv: f32, %wj: f32, %v: f32):
+        %t = arith.mulf %v, %inv : f32
+        %u = arith.mulf %t, %wj : f32
+        tile.yield %u : f32
+      }
+      tile.copy %x -> %Y[%r0, %j] : !tile.fragment<?x?xf32> -> memref<?x?x!tile.param<"T">>
+    }
+  }
+
+  tile.instance @rmsnorm_long_f16 = @rmsnorm_long {}
+  // Several chunks a row, and two rows a block: the reference of
+  // rmsnorm_long.json, whose rows no block of @rmsnorm holds.
+  tile.instance @rmsnorm_long_c512 = @rmsnorm_long {CHUNK = 512, ROWS = 2, THREADS = 128}
 }
