@@ -107,18 +107,32 @@ FailureOr<RegisterLayout> RegisterLayout::get(Attribute attr,
       warpCount *= ws[d];
       pow2 &= llvm::isPowerOf2_64(lanes[d]) && llvm::isPowerOf2_64(ws[d]);
     }
-    bool fits = pow2 && warpCount == warps;
-    for (int64_t d = 0; d < rank && fits; ++d) {
-      int64_t foot =
-          lanes[d] * ws[d] * (d == rank - 1 ? blocked.getVector() : 1);
-      fits = shape[d] % foot == 0;
-    }
-    if (!fits)
+    // Each rule stated with its fix.
+    auto refuse = [&]() {
       return op->emitOpError("cannot lay out the fragment with ")
-             << attr << " in a block of " << threads
-             << " threads: lanes, warps and the vector must be powers of "
-                "two, the warps must be the block's, and the footprint must "
-                "divide the shape";
+             << attr << " in a block of " << threads << " threads: ";
+    };
+    if (!pow2)
+      return refuse() << "its lanes, warps and vector must be powers of two";
+    if (warpCount != warps)
+      return refuse() << "its warps (" << warpCount << ") must be the block's ("
+                      << warps << "): every warp holds a part of the fragment";
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t vec = d == rank - 1 ? blocked.getVector() : 1;
+      int64_t foot = lanes[d] * ws[d] * vec;
+      if (shape[d] % foot == 0)
+        continue;
+      InFlightDiagnostic diag = refuse();
+      diag << "dimension " << d << " (" << shape[d]
+           << ") must be a multiple of " << foot
+           << ", what the layout spreads along it (" << lanes[d] << " lanes x "
+           << ws[d] << " warps";
+      if (vec > 1)
+        diag << " x " << vec << " elements";
+      diag << "); make it " << llvm::alignTo(shape[d], foot)
+           << " and let the copies mask the elements past the data";
+      return diag;
+    }
     return blockedLayout(shape, blocked.getVector(), lanes, ws);
   }
   if (auto slice = dyn_cast<SliceLayoutAttr>(attr)) {

@@ -18,8 +18,30 @@ tile.kernel @blocked_accumulator(%A: memref<?x?xf16>) grid [1] threads 128 {
 // -----
 
 tile.kernel @footprint(%A: memref<?x?xf32>) grid [1] threads 128 {
-  // expected-error @+1 {{cannot lay out the fragment with #tile.blocked<vector = 4, lanes = [4, 8], warps = [4, 1]> in a block of 128 threads: lanes, warps and the vector must be powers of two, the warps must be the block's, and the footprint must divide the shape}}
+  // expected-error @+1 {{cannot lay out the fragment with #tile.blocked<vector = 4, lanes = [4, 8], warps = [4, 1]> in a block of 128 threads: dimension 0 (8) must be a multiple of 16, what the layout spreads along it (4 lanes x 4 warps); make it 16 and let the copies mask the elements past the data}}
   %f = tile.alloc_fragment {layout = #tile.blocked<vector = 4, lanes = [4, 8], warps = [4, 1]>} : !tile.fragment<8x64xf32>
+}
+
+// -----
+
+// A row of 1000 columns as a new kernel writes it: the rule, and the fix.
+tile.kernel @row_width(%A: memref<?x?xf32>) grid [1] threads 128 {
+  // expected-error @+1 {{dimension 1 (1000) must be a multiple of 32, what the layout spreads along it (32 lanes x 1 warps); make it 1024 and let the copies mask the elements past the data}}
+  %f = tile.alloc_fragment {layout = #tile.blocked<vector = 1, lanes = [1, 32], warps = [4, 1]>} : !tile.fragment<4x1000xf32>
+}
+
+// -----
+
+tile.kernel @block_warps(%A: memref<?x?xf32>) grid [1] threads 256 {
+  // expected-error @+1 {{its warps (4) must be the block's (8): every warp holds a part of the fragment}}
+  %f = tile.alloc_fragment {layout = #tile.blocked<vector = 4, lanes = [4, 8], warps = [4, 1]>} : !tile.fragment<64x64xf32>
+}
+
+// -----
+
+tile.kernel @powers_of_two(%A: memref<?x?xf32>) grid [1] threads 384 {
+  // expected-error @+1 {{its lanes, warps and vector must be powers of two}}
+  %f = tile.alloc_fragment {layout = #tile.blocked<vector = 4, lanes = [4, 8], warps = [12, 1]>} : !tile.fragment<96x64xf32>
 }
 
 // -----
