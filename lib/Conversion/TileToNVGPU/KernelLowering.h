@@ -155,6 +155,13 @@ public:
   void issueStageLoads(PipelinedOp op, ArrayRef<CopyOp> loads, int64_t txBytes,
                        Value bars, Value slot, Value iter, Value lb, Value step,
                        llvm::function_ref<Value(Value)> outside);
+  /// Waits on barrier `slot` of `bars` for the completion of its phase
+  /// `round` (the parity of round).
+  void emitPhaseWait(Value bars, Value slot, Value round);
+  /// Lowers the body of pipelined loop `op` for iteration `it` (from 0, of
+  /// `step` from `lb`), reading its pipelined tiles from ring slot `slot`.
+  LogicalResult lowerIteration(PipelinedOp op, Value it, Value lb, Value step,
+                               Value slot);
   /// Issues the TMA loads of `copy` (all panels) into stage `stage`,
   /// completing on barrier `barIndex` of `bars`; `offsets` are the copy's
   /// source offsets, lowered.

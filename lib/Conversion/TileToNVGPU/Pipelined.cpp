@@ -92,6 +92,27 @@ void KernelLowering::issueStageLoads(PipelinedOp op, ArrayRef<CopyOp> loads,
   }
 }
 
+void KernelLowering::emitPhaseWait(Value bars, Value slot, Value round) {
+  Location l = loc();
+  Value parity = arith::IndexCastOp::create(
+      b, l, b.getI1Type(), arith::RemUIOp::create(b, l, round, index(2)));
+  nvgpu::MBarrierTryWaitParityOp::create(b, l, bars, parity,
+                                         index(sm90::kMbarrierTicks), slot);
+}
+
+LogicalResult KernelLowering::lowerIteration(PipelinedOp op, Value it, Value lb,
+                                             Value step, Value slot) {
+  Location l = op.getLoc();
+  Block &body = op.getBody().front();
+  map.map(
+      body.getArgument(0),
+      arith::AddIOp::create(b, l, lb, arith::MulIOp::create(b, l, it, step)));
+  currentStage = slot;
+  LogicalResult result = lowerBlock(body);
+  currentStage = Value();
+  return result;
+}
+
 LogicalResult KernelLowering::lowerPipelined(PipelinedOp op) {
   Location l = op.getLoc();
   MLIRContext *ctx = b.getContext();
@@ -171,18 +192,9 @@ LogicalResult KernelLowering::lowerPipelined(PipelinedOp op) {
   b.setInsertionPointToStart(loop.getBody());
   Value it = loop.getInductionVar();
   Value slot = arith::RemUIOp::create(b, l, it, cStages);
-  Value round = arith::DivUIOp::create(b, l, it, cStages);
-  Value parity = arith::IndexCastOp::create(
-      b, l, b.getI1Type(), arith::RemUIOp::create(b, l, round, index(2)));
-  nvgpu::MBarrierTryWaitParityOp::create(b, l, bars, parity,
-                                         index(sm90::kMbarrierTicks), slot);
-  map.map(
-      body.getArgument(0),
-      arith::AddIOp::create(b, l, lb, arith::MulIOp::create(b, l, it, step)));
-  currentStage = slot;
-  if (failed(lowerBlock(body)))
+  emitPhaseWait(bars, slot, arith::DivUIOp::create(b, l, it, cStages));
+  if (failed(lowerIteration(op, it, lb, step, slot)))
     return failure();
-  currentStage = Value();
   // With one stage there is no other slot to read while this one refills:
   // the wgmma group left in flight is waited for, and the slot refilled
   // with the next iteration at once (lag 0). Waiting a round for it, as

@@ -244,15 +244,11 @@ LogicalResult KernelLowering::emitWarpSpecialized(
         Value slot = arith::RemUIOp::create(b, l, j, stages);
         Value reuse =
             arith::CmpIOp::create(b, l, arith::CmpIPredicate::uge, j, stages);
+        // The slot's previous round: the consumers freed it then.
         emitIf(reuse, [&] {
           Value round = arith::DivUIOp::create(b, l, j, stages);
-          Value parity = arith::IndexCastOp::create(
-              b, l, b.getI1Type(),
-              arith::RemUIOp::create(
-                  b, l, arith::AddIOp::create(b, l, round, index(1)),
-                  index(2)));
-          nvgpu::MBarrierTryWaitParityOp::create(
-              b, l, ring.empty, parity, index(sm90::kMbarrierTicks), slot);
+          emitPhaseWait(ring.empty, slot,
+                        arith::AddIOp::create(b, l, round, index(1)));
         });
         issueStageLoads(loop, loads, txBytes, ring.full, slot, j, lb, step,
                         producerValue);
@@ -273,7 +269,6 @@ LogicalResult KernelLowering::lowerConsumerLoop(PipelinedOp op) {
   Location l = op.getLoc();
   const StageRing &ring = rings.lookup(op);
   int64_t stages = op.getStageCount();
-  Block &body = op.getBody().front();
   Value lb = map.lookup(op.getLower()), ub = map.lookup(op.getUpper());
   Value step = map.lookup(op.getStep());
   Value cStages = index(stages);
@@ -283,19 +278,9 @@ LogicalResult KernelLowering::lowerConsumerLoop(PipelinedOp op) {
   b.setInsertionPointToStart(loop.getBody());
   Value it = loop.getInductionVar();
   Value slot = arith::RemUIOp::create(b, l, it, cStages);
-  Value parity = arith::IndexCastOp::create(
-      b, l, b.getI1Type(),
-      arith::RemUIOp::create(b, l, arith::DivUIOp::create(b, l, it, cStages),
-                             index(2)));
-  nvgpu::MBarrierTryWaitParityOp::create(b, l, ring.full, parity,
-                                         index(sm90::kMbarrierTicks), slot);
-  map.map(
-      body.getArgument(0),
-      arith::AddIOp::create(b, l, lb, arith::MulIOp::create(b, l, it, step)));
-  currentStage = slot;
-  if (failed(lowerBlock(body)))
+  emitPhaseWait(ring.full, slot, arith::DivUIOp::create(b, l, it, cStages));
+  if (failed(lowerIteration(op, it, lb, step, slot)))
     return failure();
-  currentStage = Value();
   // The header explains the lag.
   bool lagged = stages > 1 && !pendingAccumulators.empty();
   if (!lagged && !pendingAccumulators.empty()) {
