@@ -115,6 +115,14 @@ int bench_run_default(const bench_env *env, const bench_ours *ours,
 void bench_print_default_header(const bench_env *env);
 void bench_print_default(const bench_env *env, const bench_default *d);
 
+/// Ends the table row of ours at size `s` (its `work` in `t`, checked in
+/// `r`): the default's columns, the relative error, `fail_word` when ours
+/// or the default is wrong, then the CSV rows of both. Returns whether
+/// both passed.
+int bench_end_row(const bench_env *env, const bench_size *s,
+                  const tool_timing *t, double work, const tool_check *r,
+                  const bench_default *d, const char *fail_word);
+
 /// The problem of built-in operator `op` at size `s` (NULL: 1 x 1 x 1,
 /// for its types), with --trans-b and --gelu, bound to `kernel` (NULL:
 /// env->desc). 0, or 1 after printing why (bench_problem.c).

@@ -89,3 +89,15 @@ void bench_print_default(const bench_env *env, const bench_default *d) {
     printf(" %10s %9s", d->state == BENCH_DEFAULT_WRONG ? "wrong" : "n/a",
            "n/a");
 }
+
+int bench_end_row(const bench_env *env, const bench_size *s,
+                  const tool_timing *t, double work, const tool_check *r,
+                  const bench_default *d, const char *fail_word) {
+  int pass = r->pass && d->state != BENCH_DEFAULT_WRONG;
+  bench_print_default(env, d);
+  printf(" %10.2e%s%s\n", r->rel_err, pass ? "" : " ", pass ? "" : fail_word);
+  fflush(stdout);
+  bench_csv_ours(env, s, t, work, r->rel_err, r->pass, fail_word);
+  bench_csv_default(env, s, d, work);
+  return pass;
+}

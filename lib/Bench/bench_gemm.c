@@ -81,17 +81,12 @@ static int bench_one(const bench_env *env, tool_cublas *cublas,
     double flops = p.desc.flops;
     double tf_ours = flops / (t_ours.median_ms * 1e-3) / 1e12;
     double tf_peer = flops / (t_peer.median_ms * 1e-3) / 1e12;
-    int pass = r.pass && def.state != BENCH_DEFAULT_WRONG;
     char size[64];
     snprintf(size, sizeof size, "%lldx%lldx%lld", (long long)g.m,
              (long long)g.n, (long long)g.k);
     printf("%-20s %10.4f %9.1f %11.4f %9.1f %11.2fx", size, t_ours.median_ms,
            tf_ours, t_peer.median_ms, tf_peer, tf_ours / tf_peer);
-    bench_print_default(env, &def);
-    printf(" %10.2e%s\n", r.rel_err, pass ? "" : " MISMATCH");
-    fflush(stdout);
-    bench_csv_ours(env, s, &t_ours, flops, r.rel_err, r.pass, "MISMATCH");
-    bench_csv_default(env, s, &def, flops);
+    int pass = bench_end_row(env, s, &t_ours, flops, &r, &def, "MISMATCH");
     bench_csv_row(env->csv, s, "cublas", "cublasGemmEx", &t_peer, flops, -1,
                   NULL);
     if (!pass)

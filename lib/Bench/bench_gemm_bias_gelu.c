@@ -125,17 +125,12 @@ static int bench_one(const bench_env *env, tile_rt_kernel *plain,
     snprintf(size, sizeof size, "%lldx%lldx%lld", (long long)g.m,
              (long long)g.n, (long long)g.k);
     double fused_plain = t[0].median_ms / t[1].median_ms;
-    int pass = r.pass && def.state != BENCH_DEFAULT_WRONG;
     printf("%-18s %9.4f %8.1f %9.4f %8.1f %8.3f%s %10.4f %8.1f %9.3f", size,
            t[0].median_ms, tflops(&p, &t[0]), t[1].median_ms, tflops(&p, &t[1]),
            fused_plain, fused_plain > FUSED_TARGET_RATIO ? "!" : " ",
            t[2].median_ms, tflops(&p, &t[2]), t[0].median_ms / t[2].median_ms);
-    bench_print_default(env, &def);
-    printf(" %10.2e%s\n", r.rel_err, pass ? "" : " MISMATCH");
-    fflush(stdout);
     double flops = p.desc.flops;
-    bench_csv_ours(env, s, &t[0], flops, r.rel_err, r.pass, "MISMATCH");
-    bench_csv_default(env, s, &def, flops);
+    int pass = bench_end_row(env, s, &t[0], flops, &r, &def, "MISMATCH");
     bench_csv_row(env->csv, s, "ours-plain", plain_name, &t[1], flops, -1,
                   NULL);
     bench_csv_row(env->csv, s, "cublaslt", "cublasLtMatmul GELU_BIAS", &t[2],

@@ -134,14 +134,9 @@ int bench_described(const bench_env *env) {
   if (rc == 0)
     rc = bench_run_default(env, &ours, args, d.nargs, &def);
   if (rc == 0) {
-    int pass = r.pass && def.state != BENCH_DEFAULT_WRONG;
     printf("%-40s %10.4f %9.3f", d.label, t.median_ms,
            tool_problem_rate(work, t.median_ms));
-    bench_print_default(env, &def);
-    printf(" %10.2e%s\n", r.rel_err, pass ? "" : " FAIL");
-    bench_csv_ours(env, &a->sizes[0], &t, work, r.rel_err, r.pass, "FAIL");
-    bench_csv_default(env, &a->sizes[0], &def, work);
-    if (!pass)
+    if (!bench_end_row(env, &a->sizes[0], &t, work, &r, &def, "FAIL"))
       rc = tool_fail("our output is wrong (FAIL): the time above means "
                      "nothing");
   }

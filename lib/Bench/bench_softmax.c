@@ -80,16 +80,11 @@ static int bench_one(const bench_env *env, const bench_size *s, int *failed) {
     double copied = 2.0 * (double)p.bytes[0];
     double tb_ours = tool_problem_rate(bytes, t_ours.median_ms);
     double tb_copy = tool_problem_rate(copied, t_copy.median_ms);
-    int pass = r.pass && def.state != BENCH_DEFAULT_WRONG;
     char size[64];
     snprintf(size, sizeof size, "%lldx%lld", (long long)s->m, (long long)s->n);
     printf("%-16s %10.4f %8.3f %10.4f %8.3f %10.2f", size, t_ours.median_ms,
            tb_ours, t_copy.median_ms, tb_copy, tb_ours / tb_copy);
-    bench_print_default(env, &def);
-    printf(" %10.2e%s\n", r.rel_err, pass ? "" : " FAIL");
-    fflush(stdout);
-    bench_csv_ours(env, s, &t_ours, bytes, r.rel_err, r.pass, "FAIL");
-    bench_csv_default(env, s, &def, bytes);
+    int pass = bench_end_row(env, s, &t_ours, bytes, &r, &def, "FAIL");
     bench_csv_row(env->csv, s, "copy", "cuMemcpyDtoD", &t_copy, copied, -1,
                   NULL);
     if (!pass)
