@@ -312,6 +312,10 @@ bool isRecomputable(Operation *op);
 /// cannot be recomputed for another iteration, or null.
 Operation *unrecomputable(Value v, Block &body);
 
+/// Adds to `diag` the note at `bad` (unrecomputable's answer) saying why it
+/// cannot be recomputed.
+void noteUnrecomputable(InFlightDiagnostic &&diag, Operation *bad);
+
 /// Whether an op nested in `scope` (or `scope` itself), other than `except`,
 /// takes `v` as an operand.
 bool usedWithin(Value v, Operation *scope, Operation *except = nullptr);

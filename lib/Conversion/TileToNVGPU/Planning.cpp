@@ -118,6 +118,12 @@ Operation *tile::unrecomputable(Value v, Block &body) {
   return nullptr;
 }
 
+void tile::noteUnrecomputable(InFlightDiagnostic &&diag, Operation *bad) {
+  diag.attachNote(bad->getLoc())
+      << "'" << bad->getName() << "' "
+      << (bad->getNumRegions() ? "holds a region" : "reads or writes memory");
+}
+
 /// A pipelined loop issues the TMA loads of later iterations ahead of
 /// them: each load's offsets must be recomputable for any iteration.
 LogicalResult KernelLowering::planPipelined() {
@@ -128,13 +134,10 @@ LogicalResult KernelLowering::planPipelined() {
         continue;
       for (Value offset : copy.getSourceOffsets())
         if (Operation *bad = unrecomputable(offset, body)) {
-          InFlightDiagnostic diag = copy.emitOpError(
-              "the offsets of a pipelined copy must be pure functions of the "
-              "iteration");
-          diag.attachNote(bad->getLoc())
-              << "'" << bad->getName() << "' "
-              << (bad->getNumRegions() ? "holds a region"
-                                       : "reads or writes memory");
+          noteUnrecomputable(
+              copy.emitOpError("the offsets of a pipelined copy must be pure "
+                               "functions of the iteration"),
+              bad);
           return WalkResult::interrupt();
         }
     }

@@ -64,27 +64,6 @@ void KernelLowering::emitBarrier() {
                           NVVM::BarrierReductionAttr(), Value());
 }
 
-/// The op that keeps the producer from computing `v` before the loops (it
-/// reads memory, holds a region or sits in one), or null: `v` is a kernel
-/// argument, or computed by ops of the kernel body that are block ids or
-/// recomputable (tile::isRecomputable).
-static Operation *notProducerComputable(Value v, KernelOp kernel) {
-  Block &top = kernel.getBodyBlock();
-  if (auto arg = dyn_cast<BlockArgument>(v))
-    return arg.getOwner() == &top ? nullptr : arg.getOwner()->getParentOp();
-  Operation *def = v.getDefiningOp();
-  if (def->getBlock() != &top)
-    return def->getParentOp();
-  if (isa<BlockIdOp>(def))
-    return nullptr;
-  if (!isRecomputable(def))
-    return def;
-  for (Value operand : def->getOperands())
-    if (Operation *bad = notProducerComputable(operand, kernel))
-      return bad;
-  return nullptr;
-}
-
 /// Calls `use` on each value from outside the loop body `body` that the
 /// body's computation of `v` reads (planPipelined checked that the
 /// computation may be cloned).
@@ -114,24 +93,25 @@ LogicalResult KernelLowering::planWarpSpecialization() {
                   "body: its producer runs apart from the consumers' "
                   "branches and loops");
     int64_t txBytes = 0;
-    if (pipelinedLoads(loop, txBytes).empty())
+    SmallVector<CopyOp> loads = pipelinedLoads(loop, txBytes);
+    if (loads.empty())
       return fail("warp_specialize needs a global-to-shared copy in the "
                   "loop: the producer warpgroup issues those only");
     SmallVector<Value> needed{loop.getLower(), loop.getUpper(), loop.getStep()};
     Block &body = loop.getBody().front();
-    for (CopyOp copy : pipelinedLoads(loop, txBytes))
+    for (CopyOp copy : loads)
       for (Value offset : copy.getSourceOffsets())
         forEachOutsideValue(offset, body,
                             [&](Value v) { needed.push_back(v); });
+    // The loop sits in the kernel body, so what it reads from before it is
+    // computed there (block ids are recomputable too).
     for (Value v : needed)
-      if (Operation *bad = notProducerComputable(v, kernel)) {
-        InFlightDiagnostic diag = loop.emitOpError(
-            "is warp-specialised, so its bounds and copy offsets must be "
-            "computed from kernel arguments, block ids and constants");
-        diag.attachNote(bad->getLoc())
-            << "'" << bad->getName() << "' "
-            << (bad->getNumRegions() ? "holds a region"
-                                     : "reads or writes memory");
+      if (Operation *bad = unrecomputable(v, kernel.getBodyBlock())) {
+        noteUnrecomputable(
+            loop.emitOpError(
+                "is warp-specialised, so its bounds and copy offsets must be "
+                "computed from kernel arguments, block ids and constants"),
+            bad);
         return WalkResult::interrupt();
       }
     warpSpecialization.loops.push_back(loop);
@@ -222,7 +202,6 @@ LogicalResult KernelLowering::emitWarpSpecialized(
       b.clone(*def, producerMap);
     return producerMap.lookup(v);
   };
-  LogicalResult result = success();
   emitIf(issuer, [&] {
     for (const TensorMapPlan &t : tensorMaps)
       nvgpu::TmaPrefetchOp::create(b, l, t.descriptor, Value());
@@ -261,8 +240,7 @@ LogicalResult KernelLowering::emitWarpSpecialized(
   if (int64_t regs = warpSpecialization.consumerRegisters)
     NVVM::SetMaxRegisterOp::create(b, l, regs,
                                    NVVM::SetMaxRegisterAction::increase);
-  result = consumerBody();
-  return result;
+  return consumerBody();
 }
 
 LogicalResult KernelLowering::lowerConsumerLoop(PipelinedOp op) {
