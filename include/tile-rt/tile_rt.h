@@ -96,6 +96,8 @@ tile_rt_status tile_rt_dtype_from_name(tile_rt_dtype *out, const char *name);
 #define TILE_RT_MAX_PARAMS 64
 /// The longest kernel name accepted, in bytes.
 #define TILE_RT_MAX_NAME 255
+/// The longest argument name a contract carries, in bytes.
+#define TILE_RT_MAX_ARG_NAME 63
 
 /// What a `param` line describes.
 typedef enum tile_rt_param_kind {
@@ -125,6 +127,9 @@ typedef struct tile_rt_param_desc {
   /// What the kernel does to the argument's memory (memref params only;
   /// UNKNOWN for the others, and for a memref without an `access` line).
   tile_rt_access access;
+  /// The argument's source name, as a contract that reads it gives it (""
+  /// when none does).
+  char name[TILE_RT_MAX_ARG_NAME + 1];
 } tile_rt_param_desc;
 
 /// How one grid axis is computed (`grid <axis> <arg> <dim> <tile>`).
@@ -137,20 +142,50 @@ typedef struct tile_rt_grid_rule {
 
 /// The most `require` lines (shape contracts) one kernel may have.
 #define TILE_RT_MAX_CONTRACTS 16
-/// The longest argument name a contract carries, in bytes.
-#define TILE_RT_MAX_ARG_NAME 63
-
-/// How a contract relates a dimension to its bound.
+/// The most items (integers, dimensions, operators) of one contract's two
+/// sides together.
+#define TILE_RT_MAX_CONTRACT_TERMS 24
+/// How a contract relates its two sides.
 typedef enum tile_rt_relation {
   TILE_RT_EQ = 0, ///< equal to
   TILE_RT_LE = 1, ///< at most
   TILE_RT_GE = 2, ///< at least
+  TILE_RT_LT = 3, ///< below
+  TILE_RT_GT = 4, ///< above
 } tile_rt_relation;
 
-/// A shape contract (`require` line): sizes[dim] of memref argument `arg`
-/// is related to sizes[bound_dim] of memref argument `bound_arg`, or to the
-/// constant `bound` when `bound_arg` is -1. The names are the kernel
-/// arguments' names in the source ("" when it had none).
+/// What one item of a contract's side is. The sides are postfix: an
+/// operator takes the two values before it.
+typedef enum tile_rt_term_kind {
+  TILE_RT_TERM_INT = 0,      ///< The integer `value`.
+  TILE_RT_TERM_DIM = 1,      ///< sizes[dim] of memref argument `arg`.
+  TILE_RT_TERM_ADD = 2,      ///< a + b
+  TILE_RT_TERM_SUB = 3,      ///< a - b
+  TILE_RT_TERM_MUL = 4,      ///< a * b
+  TILE_RT_TERM_MOD = 5,      ///< a mod b (b > 0; the result is in [0, b))
+  TILE_RT_TERM_FLOORDIV = 6, ///< floor(a / b) (b > 0)
+  TILE_RT_TERM_CEILDIV = 7,  ///< ceil(a / b) (b > 0)
+} tile_rt_term_kind;
+
+/// One item of a contract's side.
+typedef struct tile_rt_contract_term {
+  tile_rt_term_kind kind;
+  int arg;       ///< TILE_RT_TERM_DIM: the memref argument.
+  int dim;       ///< TILE_RT_TERM_DIM: which of its sizes.
+  int64_t value; ///< TILE_RT_TERM_INT: the integer.
+} tile_rt_contract_term;
+
+/// A shape contract (`require` line): `lhs relation rhs`, each side an
+/// integer expression over the memref arguments' sizes, held in `terms`:
+/// the left side is terms[0, nlhs), the right terms[nlhs, nterms).
+///
+/// When the left side is one size and the right one size or an integer,
+/// the contract is also given in the simple form that most contracts take:
+/// sizes[dim] of memref argument `arg` related to sizes[bound_dim] of
+/// memref argument `bound_arg`, or to the constant `bound` when
+/// `bound_arg` is -1; otherwise `arg` is -1. The names are the arguments'
+/// source names ("" when it had none); the param of every memref argument
+/// a contract reads carries its name too.
 typedef struct tile_rt_contract {
   int arg;
   int dim;
@@ -160,6 +195,9 @@ typedef struct tile_rt_contract {
   int64_t bound;
   char arg_name[TILE_RT_MAX_ARG_NAME + 1];
   char bound_name[TILE_RT_MAX_ARG_NAME + 1];
+  int nlhs;   ///< Items of the left side.
+  int nterms; ///< Items of both sides.
+  tile_rt_contract_term terms[TILE_RT_MAX_CONTRACT_TERMS];
 } tile_rt_contract;
 
 /// One kernel's record. Plain data owned by the tile_rt_kernel_info it came
@@ -330,10 +368,17 @@ tile_rt_status tile_rt_arg_f32(tile_rt_arg *out, float value);
 /// every tensor map (see tile_rt_launch) and the kernel's shape contracts.
 /// On failure,
 /// TILE_RT_ERROR_INVALID_ARGUMENT with a message naming the kernel, the
-/// argument (and for a contract, the dimension and both values).
+/// argument (and for a contract, the dimensions it reads and their values).
 tile_rt_status tile_rt_kernel_desc_check_args(const tile_rt_kernel_desc *desc,
                                               const tile_rt_arg *args,
                                               int nargs);
+
+/// Writes contract `index` of `desc` as the kernel's source states it
+/// (`%Q[1] mod %K[1] == 0`, arguments by their names, else `%arg3`) into
+/// out[0, size), NUL-terminated and truncated to fit; "" for an index out
+/// of range.
+void tile_rt_contract_format(char *out, size_t size,
+                             const tile_rt_kernel_desc *desc, int index);
 
 /// Computes the launch grid of `desc` for `args` (from its `grid` lines:
 /// ceildiv(sizes[dim] of memref arg, tile), constants, absent axes 1).

@@ -243,49 +243,6 @@ static tile_rt_status rt_check_one(const tile_rt_kernel_desc *desc, int index,
   return rt_check_view(desc, index, m);
 }
 
-/* "B (argument 1)" or "argument 1". */
-static void rt_describe_arg(char *out, size_t size, const char *name, int arg) {
-  if (name[0])
-    snprintf(out, size, "%s (argument %d)", name, arg);
-  else
-    snprintf(out, size, "argument %d", arg);
-}
-
-/* Every shape contract of `desc` holds for `args` (already checked to be
- * memrefs of the right rank). */
-static tile_rt_status rt_check_contracts(const tile_rt_kernel_desc *desc,
-                                         const tile_rt_arg *args) {
-  static const char *const relation[3] = {"equal to", "at most", "at least"};
-  for (int i = 0; i < desc->ncontracts; ++i) {
-    const tile_rt_contract *c = &desc->contracts[i];
-    int64_t value = args[c->arg].u.memref.sizes[c->dim];
-    int64_t bound = c->bound_arg < 0
-                        ? c->bound
-                        : args[c->bound_arg].u.memref.sizes[c->bound_dim];
-    int holds = c->relation == TILE_RT_EQ   ? value == bound
-                : c->relation == TILE_RT_LE ? value <= bound
-                                            : value >= bound;
-    if (holds)
-      continue;
-    char lhs[TILE_RT_MAX_ARG_NAME + 32], rhs[TILE_RT_MAX_ARG_NAME + 64];
-    rt_describe_arg(lhs, sizeof lhs, c->arg_name, c->arg);
-    if (c->bound_arg < 0) {
-      snprintf(rhs, sizeof rhs, "%lld", (long long)bound);
-    } else {
-      char who[TILE_RT_MAX_ARG_NAME + 32];
-      rt_describe_arg(who, sizeof who, c->bound_name, c->bound_arg);
-      snprintf(rhs, sizeof rhs, "dimension %d of %s, which is %lld",
-               c->bound_dim, who, (long long)bound);
-    }
-    return rt_error(TILE_RT_ERROR_INVALID_ARGUMENT,
-                    "kernel '%s': dimension %d of %s is %lld; it must be %s "
-                    "%s (nothing was launched)",
-                    desc->name, c->dim, lhs, (long long)value,
-                    relation[c->relation], rhs);
-  }
-  return TILE_RT_SUCCESS;
-}
-
 tile_rt_status tile_rt_kernel_desc_check_args(const tile_rt_kernel_desc *desc,
                                               const tile_rt_arg *args,
                                               int nargs) {
@@ -311,7 +268,7 @@ tile_rt_status tile_rt_kernel_desc_check_args(const tile_rt_kernel_desc *desc,
       RT_TRY(rt_check_one(desc, d->arg, d, &args[d->arg]));
     }
   }
-  return rt_check_contracts(desc, args);
+  return rt_check_contract_args(desc, args);
 }
 
 /*===--- The grid ---------------------------------------------------------===*/

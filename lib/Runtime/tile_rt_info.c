@@ -57,6 +57,8 @@ typedef struct rt_parser {
   int have_block, have_smem, have_tensormap;
   rt_line kernel_line;
   rt_line grid_line[3];
+  /* The arguments' source names that the contracts give so far. */
+  char arg_names[TILE_RT_MAX_PARAMS][TILE_RT_MAX_ARG_NAME + 1];
   /* The names stored so far, for the duplicate check: an open-addressing
    * set of kernel indices + 1 (0: empty), at most half full. A scan of
    * every earlier name made a module of many kernels quadratic. */
@@ -173,10 +175,9 @@ static tile_rt_status rt_split(rt_parser *p) {
 }
 
 /* A decimal integer in [lo, hi]: an optional '-', then digits only. */
-static tile_rt_status rt_int_field(rt_parser *p, int i, const char *what,
-                                   int64_t lo, int64_t hi, int64_t *out) {
-  const char *s = p->field[i];
-  size_t n = p->field_len[i], at = 0;
+static int rt_parse_int(const char *s, size_t n, int64_t lo, int64_t hi,
+                        int64_t *out) {
+  size_t at = 0;
   int negative = 0;
   if (n > 0 && s[0] == '-') {
     negative = 1;
@@ -201,10 +202,17 @@ static tile_rt_status rt_int_field(rt_parser *p, int i, const char *what,
                                                           : -(int64_t)magnitude)
                   : (int64_t)magnitude;
   if (!ok || v < lo || v > hi)
-    return rt_parse_error(&p->line,
-                          "%s must be an integer in [%lld, %lld], got '%.*s'",
-                          what, (long long)lo, (long long)hi, (int)n, s);
+    return 0;
   *out = v;
+  return 1;
+}
+
+static tile_rt_status rt_int_field(rt_parser *p, int i, const char *what,
+                                   int64_t lo, int64_t hi, int64_t *out) {
+  if (!rt_parse_int(p->field[i], p->field_len[i], lo, hi, out))
+    return rt_parse_error(
+        &p->line, "%s must be an integer in [%lld, %lld], got '%.*s'", what,
+        (long long)lo, (long long)hi, (int)p->field_len[i], p->field[i]);
   return TILE_RT_SUCCESS;
 }
 
@@ -438,9 +446,9 @@ static tile_rt_status rt_parse_access(rt_parser *p) {
 
 /* A contract's argument name: an identifier of at most TILE_RT_MAX_ARG_NAME
  * bytes, or "-" for none. */
-static tile_rt_status rt_name_field(rt_parser *p, int i, char *out) {
-  size_t n = p->field_len[i];
-  if (n == 1 && p->field[i][0] == '-') {
+static tile_rt_status rt_name_text(rt_parser *p, const char *s, size_t n,
+                                   char *out) {
+  if (n == 1 && s[0] == '-') {
     out[0] = '\0';
     return TILE_RT_SUCCESS;
   }
@@ -448,73 +456,219 @@ static tile_rt_status rt_name_field(rt_parser *p, int i, char *out) {
     return rt_parse_error(&p->line, "argument name longer than %d bytes",
                           TILE_RT_MAX_ARG_NAME);
   for (size_t j = 0; j < n; ++j) {
-    char c = p->field[i][j];
+    char c = s[j];
     if (!(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
           (j > 0 && c >= '0' && c <= '9')))
       return rt_parse_error(&p->line, "argument name is not an identifier");
   }
-  memcpy(out, p->field[i], n);
+  memcpy(out, s, n);
   out[n] = '\0';
   return TILE_RT_SUCCESS;
 }
 
-/* require <arg> <dim> <eq|le|ge> <bound_arg> <bound_dim> <bound> <name>
+static tile_rt_status rt_name_field(rt_parser *p, int i, char *out) {
+  return rt_name_text(p, p->field[i], p->field_len[i], out);
+}
+
+/* Records `name` as argument `arg`'s source name; "" says nothing. */
+static tile_rt_status rt_name_argument(rt_parser *p, int arg,
+                                       const char *name) {
+  char *known = p->arg_names[arg];
+  if (!name[0])
+    return TILE_RT_SUCCESS;
+  if (known[0] && strcmp(known, name) != 0)
+    return rt_parse_error(&p->line, "argument %d is named both '%s' and '%s'",
+                          arg, known, name);
+  strcpy(known, name);
+  return TILE_RT_SUCCESS;
+}
+
+static const char *const rt_relation_names[] = {"eq", "le", "ge", "lt", "gt"};
+
+/* One item of a contract side: `<arg>:<dim>:<name>`, an integer or an
+ * operator; `depth` tracks the postfix stack. */
+static tile_rt_status rt_parse_term(rt_parser *p, const char *s, size_t n,
+                                    tile_rt_contract_term *t, int *depth) {
+  static const char *const operators[] = {"+",   "-",        "*",
+                                          "mod", "floordiv", "ceildiv"};
+  static const tile_rt_term_kind kinds[] = {
+      TILE_RT_TERM_ADD, TILE_RT_TERM_SUB,      TILE_RT_TERM_MUL,
+      TILE_RT_TERM_MOD, TILE_RT_TERM_FLOORDIV, TILE_RT_TERM_CEILDIV};
+  memset(t, 0, sizeof *t);
+  for (size_t i = 0; i < sizeof operators / sizeof *operators; ++i)
+    if (n == strlen(operators[i]) && memcmp(s, operators[i], n) == 0) {
+      if (*depth < 2)
+        return rt_parse_error(&p->line,
+                              "contract operator '%s' has fewer than two "
+                              "operands before it",
+                              operators[i]);
+      t->kind = kinds[i];
+      --*depth;
+      return TILE_RT_SUCCESS;
+    }
+  const char *colon = memchr(s, ':', n);
+  if (!colon) {
+    if (!rt_parse_int(s, n, INT64_MIN, INT64_MAX, &t->value))
+      return rt_parse_error(&p->line,
+                            "contract item '%.*s' is no integer, operator or "
+                            "<arg>:<dim>:<name>",
+                            (int)n, s);
+    t->kind = TILE_RT_TERM_INT;
+    ++*depth;
+    return TILE_RT_SUCCESS;
+  }
+  const char *colon2 = memchr(colon + 1, ':', n - (size_t)(colon + 1 - s));
+  int64_t arg, dim;
+  if (!colon2 ||
+      !rt_parse_int(s, (size_t)(colon - s), 0, TILE_RT_MAX_PARAMS - 1, &arg) ||
+      !rt_parse_int(colon + 1, (size_t)(colon2 - colon - 1), 0,
+                    TILE_RT_MAX_RANK - 1, &dim))
+    return rt_parse_error(&p->line,
+                          "contract item '%.*s' must be <arg>:<dim>:<name> "
+                          "with an argument below %d and a dimension below %d",
+                          (int)n, s, TILE_RT_MAX_PARAMS, TILE_RT_MAX_RANK);
+  char name[TILE_RT_MAX_ARG_NAME + 1];
+  RT_TRY(rt_name_text(p, colon2 + 1, n - (size_t)(colon2 + 1 - s), name));
+  RT_TRY(rt_name_argument(p, (int)arg, name));
+  t->kind = TILE_RT_TERM_DIM;
+  t->arg = (int)arg;
+  t->dim = (int)dim;
+  ++*depth;
+  return TILE_RT_SUCCESS;
+}
+
+/* Field `i`, one side of a contract: postfix items joined by commas. */
+static tile_rt_status rt_parse_side(rt_parser *p, int i, tile_rt_contract *c) {
+  const char *s = p->field[i];
+  size_t n = p->field_len[i], start = 0;
+  int depth = 0;
+  for (size_t j = 0; j <= n; ++j) {
+    if (j < n && s[j] != ',')
+      continue;
+    if (c->nterms == TILE_RT_MAX_CONTRACT_TERMS)
+      return rt_parse_error(&p->line, "a contract has more than %d items",
+                            TILE_RT_MAX_CONTRACT_TERMS);
+    RT_TRY(
+        rt_parse_term(p, s + start, j - start, &c->terms[c->nterms], &depth));
+    ++c->nterms;
+    start = j + 1;
+  }
+  if (depth != 1)
+    return rt_parse_error(&p->line,
+                          "contract side '%.*s' leaves %d values, not one",
+                          (int)n, s, depth);
+  return TILE_RT_SUCCESS;
+}
+
+/* The simple form of `c`, when its sides are one size against one size or
+ * an integer (tile_rt_contract). */
+static void rt_simple_form(rt_parser *p, tile_rt_contract *c) {
+  const tile_rt_contract_term *l = &c->terms[0], *r = &c->terms[1];
+  c->arg = c->bound_arg = -1;
+  if (c->nlhs != 1 || c->nterms != 2 || l->kind != TILE_RT_TERM_DIM ||
+      (r->kind != TILE_RT_TERM_DIM && r->kind != TILE_RT_TERM_INT))
+    return;
+  c->arg = l->arg;
+  c->dim = l->dim;
+  strcpy(c->arg_name, p->arg_names[l->arg]);
+  if (r->kind == TILE_RT_TERM_DIM) {
+    c->bound_arg = r->arg;
+    c->bound_dim = r->dim;
+    strcpy(c->bound_name, p->arg_names[r->arg]);
+  } else {
+    c->bound = r->value;
+  }
+}
+
+/* require <eq|le|ge|lt|gt> <lhs> <rhs>, or the form of older compilers:
+ * require <arg> <dim> <eq|le|ge> <bound_arg> <bound_dim> <bound> <name>
  *         <bound_name> */
 static tile_rt_status rt_parse_require(rt_parser *p) {
-  RT_TRY(rt_expect_fields(p, 9,
-                          "require <arg> <dim> <eq|le|ge> <bound_arg> "
-                          "<bound_dim> <bound> <name> <bound_name>"));
   tile_rt_kernel_desc *k = &p->kernel;
   if (k->ncontracts == TILE_RT_MAX_CONTRACTS)
     return rt_parse_error(&p->line, "more than %d 'require' lines",
                           TILE_RT_MAX_CONTRACTS);
+  if (p->nfields != 4 && p->nfields != 9)
+    return rt_parse_error(&p->line,
+                          "expected 'require <relation> <lhs> <rhs>' (4 "
+                          "fields), got %d",
+                          p->nfields);
   tile_rt_contract c;
   memset(&c, 0, sizeof c);
-  int64_t arg, dim, bound_arg, bound_dim, bound;
-  RT_TRY(
-      rt_int_field(p, 1, "contract argument", 0, TILE_RT_MAX_PARAMS - 1, &arg));
-  RT_TRY(
-      rt_int_field(p, 2, "contract dimension", 0, TILE_RT_MAX_RANK - 1, &dim));
-  if (rt_field_is(p, 3, "eq"))
-    c.relation = TILE_RT_EQ;
-  else if (rt_field_is(p, 3, "le"))
-    c.relation = TILE_RT_LE;
-  else if (rt_field_is(p, 3, "ge"))
-    c.relation = TILE_RT_GE;
-  else
-    return rt_parse_error(&p->line, "contract relation must be eq, le or ge");
-  RT_TRY(rt_int_field(p, 4, "contract bound argument", -1,
-                      TILE_RT_MAX_PARAMS - 1, &bound_arg));
-  RT_TRY(rt_int_field(p, 5, "contract bound dimension", 0, TILE_RT_MAX_RANK - 1,
-                      &bound_dim));
-  RT_TRY(rt_int_field(p, 6, "contract bound", INT64_MIN, INT64_MAX, &bound));
-  RT_TRY(rt_name_field(p, 7, c.arg_name));
-  RT_TRY(rt_name_field(p, 8, c.bound_name));
-  c.arg = (int)arg;
-  c.dim = (int)dim;
-  c.bound_arg = (int)bound_arg;
-  c.bound_dim = (int)bound_dim;
-  c.bound = bound;
+  int relation_field = p->nfields == 4 ? 1 : 3;
+  int nrelations = p->nfields == 4 ? 5 : 3;
+  int relation = -1;
+  for (int r = 0; r < nrelations; ++r)
+    if (rt_field_is(p, relation_field, rt_relation_names[r]))
+      relation = r;
+  if (relation < 0)
+    return rt_parse_error(&p->line, p->nfields == 4
+                                        ? "contract relation must be eq, le, "
+                                          "ge, lt or gt"
+                                        : "contract relation must be eq, le "
+                                          "or ge");
+  c.relation = (tile_rt_relation)relation;
+  if (p->nfields == 4) {
+    RT_TRY(rt_parse_side(p, 2, &c));
+    c.nlhs = c.nterms;
+    RT_TRY(rt_parse_side(p, 3, &c));
+  } else {
+    int64_t arg, dim, bound_arg, bound_dim, bound;
+    char name[TILE_RT_MAX_ARG_NAME + 1], bound_name[TILE_RT_MAX_ARG_NAME + 1];
+    RT_TRY(rt_int_field(p, 1, "contract argument", 0, TILE_RT_MAX_PARAMS - 1,
+                        &arg));
+    RT_TRY(rt_int_field(p, 2, "contract dimension", 0, TILE_RT_MAX_RANK - 1,
+                        &dim));
+    RT_TRY(rt_int_field(p, 4, "contract bound argument", -1,
+                        TILE_RT_MAX_PARAMS - 1, &bound_arg));
+    RT_TRY(rt_int_field(p, 5, "contract bound dimension", 0,
+                        TILE_RT_MAX_RANK - 1, &bound_dim));
+    RT_TRY(rt_int_field(p, 6, "contract bound", INT64_MIN, INT64_MAX, &bound));
+    RT_TRY(rt_name_field(p, 7, name));
+    RT_TRY(rt_name_field(p, 8, bound_name));
+    RT_TRY(rt_name_argument(p, (int)arg, name));
+    c.terms[0].kind = TILE_RT_TERM_DIM;
+    c.terms[0].arg = (int)arg;
+    c.terms[0].dim = (int)dim;
+    if (bound_arg >= 0) {
+      RT_TRY(rt_name_argument(p, (int)bound_arg, bound_name));
+      c.terms[1].kind = TILE_RT_TERM_DIM;
+      c.terms[1].arg = (int)bound_arg;
+      c.terms[1].dim = (int)bound_dim;
+    } else {
+      c.terms[1].kind = TILE_RT_TERM_INT;
+      c.terms[1].value = bound;
+    }
+    c.nlhs = 1;
+    c.nterms = 2;
+  }
+  rt_simple_form(p, &c);
   k->contracts[k->ncontracts++] = c;
   return TILE_RT_SUCCESS;
 }
 
-/* Each contract reads dimensions that exist of memref arguments. */
-static tile_rt_status rt_check_contracts(const rt_parser *p) {
+/* Each contract reads dimensions that exist of memref arguments; their
+ * params take the names the contracts give. */
+static tile_rt_status rt_check_contracts(rt_parser *p) {
   const tile_rt_kernel_desc *k = &p->kernel;
   for (int i = 0; i < k->ncontracts; ++i) {
     const tile_rt_contract *c = &k->contracts[i];
-    int args[2] = {c->arg, c->bound_arg}, dims[2] = {c->dim, c->bound_dim};
-    for (int side = 0; side < (c->bound_arg < 0 ? 1 : 2); ++side)
-      if (args[side] >= k->nargs ||
-          p->params[args[side]].kind != TILE_RT_PARAM_MEMREF ||
-          dims[side] >= p->params[args[side]].rank)
+    for (int t = 0; t < c->nterms; ++t) {
+      const tile_rt_contract_term *term = &c->terms[t];
+      if (term->kind != TILE_RT_TERM_DIM)
+        continue;
+      if (term->arg >= k->nargs ||
+          p->params[term->arg].kind != TILE_RT_PARAM_MEMREF ||
+          term->dim >= p->params[term->arg].rank)
         return rt_parse_error(&p->kernel_line,
                               "contract %d of kernel '%s' reads dimension %d "
                               "of argument %d, which is not a memref of that "
                               "rank",
-                              i, k->name, dims[side], args[side]);
+                              i, k->name, term->dim, term->arg);
+    }
   }
+  for (int arg = 0; arg < k->nargs; ++arg)
+    strcpy(p->params[arg].name, p->arg_names[arg]);
   return TILE_RT_SUCCESS;
 }
 
@@ -536,6 +690,7 @@ static tile_rt_status rt_begin_kernel(rt_parser *p,
   memcpy(name, p->field[1], n);
   name[n] = '\0';
   memset(&p->kernel, 0, sizeof p->kernel);
+  memset(p->arg_names, 0, sizeof p->arg_names);
   p->kernel.name = p->name = name;
   p->in_kernel = 1;
   p->have_block = p->have_smem = p->have_tensormap = 0;

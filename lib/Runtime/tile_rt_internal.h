@@ -44,6 +44,14 @@ tile_rt_status rt_error(tile_rt_status status, const char *fmt, ...)
 tile_rt_status rt_cuda_error(CUresult result, const char *call, const char *fmt,
                              ...) RT_PRINTF(3, 4);
 
+/*===--- Contracts (tile_rt_contract.c) -----------------------------------===*/
+
+/// Checks every shape contract of `desc` for `args` (memrefs of the ranks
+/// the contracts read, already checked): TILE_RT_ERROR_INVALID_ARGUMENT
+/// with the contract and the sizes it read when one fails.
+tile_rt_status rt_check_contract_args(const tile_rt_kernel_desc *desc,
+                                      const tile_rt_arg *args);
+
 /*===--- The driver (tile_rt_driver.c) ------------------------------------===*/
 
 /* Every driver entry point the runtime uses: X(name, return, parameters, how).

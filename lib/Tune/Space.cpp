@@ -14,6 +14,7 @@
 
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -250,44 +251,66 @@ TuningSpace::checkContracts(DictionaryAttr bindings,
   };
   for (Attribute a : *contracts) {
     auto c = cast<ContractAttr>(a);
-    std::optional<int64_t> lhs = dimOf(c.getArg(), c.getDim());
-    if (!lhs)
-      return ("the problem gives " + argName(c.getArg()) + " no dimension " +
-              Twine(c.getDim()))
-          .str();
-    std::optional<int64_t> rhs;
-    std::string what;
-    if (c.getBoundArg() >= 0) {
-      rhs = dimOf(c.getBoundArg(), c.getBoundDim());
-      what = ("dimension " + Twine(c.getBoundDim()) + " of " +
-              argName(c.getBoundArg()))
-                 .str();
-    } else if (auto ref = dyn_cast<ParamRefAttr>(c.getBound())) {
-      rhs = cast<IntegerAttr>(bindings.get(ref.getName())).getInt();
-      what = ref.getName().str();
-    } else {
-      rhs = cast<IntegerAttr>(c.getBound()).getInt();
-    }
-    if (!rhs)
-      return ("the problem gives " + argName(c.getBoundArg()) +
-              " no dimension " + Twine(c.getBoundDim()))
-          .str();
-    StringRef relation = c.getRelation();
-    bool holds = relation == "eq"   ? *lhs == *rhs
-                 : relation == "le" ? *lhs <= *rhs
-                                    : *lhs >= *rhs;
-    if (holds)
+    std::string missing;
+    auto value = [&](unsigned i) -> std::optional<int64_t> {
+      if (auto ref = dyn_cast<ParamRefAttr>(c.getOperands()[i]))
+        return cast<IntegerAttr>(bindings.get(ref.getName())).getInt();
+      std::pair<int64_t, int64_t> argDim = *c.getArgDim(i);
+      std::optional<int64_t> v = dimOf(argDim.first, argDim.second);
+      if (!v && missing.empty())
+        missing = ("the problem gives " + argName(argDim.first) +
+                   " no dimension " + Twine(argDim.second))
+                      .str();
+      return v;
+    };
+    std::optional<std::pair<int64_t, int64_t>> sides = c.evaluate(value);
+    if (!missing.empty())
+      return missing;
+    if (sides &&
+        relationHolds(c.getRelationKind(), sides->first, sides->second))
       continue;
     std::string s;
     llvm::raw_string_ostream os(s);
-    os << "dimension " << c.getDim() << " of " << argName(c.getArg()) << " is "
-       << *lhs << "; it must be "
-       << (relation == "eq"   ? "equal to"
-           : relation == "le" ? "at most"
-                              : "at least")
-       << ' ' << *rhs;
-    if (!what.empty())
-      os << " (" << what << ")";
+    auto printArg = [&](raw_ostream &os, int64_t arg) { os << argName(arg); };
+    // `dimension 1 of X is 5000; it must be at most 4096 (COLS)` for one
+    // dimension against one operand, else the contract and its values.
+    AffineMap map = c.getSides();
+    auto lhsSym = dyn_cast<AffineSymbolExpr>(map.getResult(0));
+    auto rhsSym = dyn_cast<AffineSymbolExpr>(map.getResult(1));
+    std::optional<std::pair<int64_t, int64_t>> lhsDim =
+        lhsSym ? c.getArgDim(lhsSym.getPosition()) : std::nullopt;
+    if (sides && lhsDim &&
+        (rhsSym || isa<AffineConstantExpr>(map.getResult(1)))) {
+      static const char *const words[] = {"equal to", "at most", "at least",
+                                          "below", "above"};
+      os << "dimension " << lhsDim->second << " of " << argName(lhsDim->first)
+         << " is " << sides->first << "; it must be "
+         << words[static_cast<int>(c.getRelationKind())] << ' '
+         << sides->second;
+      if (rhsSym) {
+        Attribute bound = c.getOperands()[rhsSym.getPosition()];
+        if (auto ref = dyn_cast<ParamRefAttr>(bound))
+          os << " (" << ref.getName() << ")";
+        else if (std::optional<std::pair<int64_t, int64_t>> dim =
+                     c.getArgDim(rhsSym.getPosition()))
+          os << " (dimension " << dim->second << " of " << argName(dim->first)
+             << ")";
+      }
+      return s;
+    }
+    c.print(os, printArg);
+    os << (sides ? " does not hold"
+                 : " cannot be evaluated (a divisor is "
+                   "not positive, or it overflows)")
+       << " with ";
+    llvm::ListSeparator sep;
+    for (unsigned i = 0, e = c.getOperands().size(); i < e; ++i) {
+      if (isa<IntegerAttr>(c.getOperands()[i]))
+        continue;
+      os << sep;
+      c.printOperand(os, i, printArg);
+      os << " = " << *value(i);
+    }
     return s;
   }
   return "";

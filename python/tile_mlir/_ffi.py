@@ -363,10 +363,14 @@ tile_rt_access = c_int
 tile_rt_deviceptr = c_uint64
 
 
+TILE_RT_MAX_ARG_NAME = 63
+
+
 class tile_rt_param_desc(Structure):
     _fields_ = [("kind", c_int), ("arg", c_int), ("dtype", tile_rt_dtype),
                 ("rank", c_int), ("box", c_uint32 * TILE_RT_MAX_RANK),
-                ("swizzle", c_int), ("access", tile_rt_access)]
+                ("swizzle", c_int), ("access", tile_rt_access),
+                ("name", c_char * (TILE_RT_MAX_ARG_NAME + 1))]
 
 
 class tile_rt_grid_rule(Structure):
@@ -375,7 +379,12 @@ class tile_rt_grid_rule(Structure):
 
 
 TILE_RT_MAX_CONTRACTS = 16
-TILE_RT_MAX_ARG_NAME = 63
+TILE_RT_MAX_CONTRACT_TERMS = 24
+
+
+class tile_rt_contract_term(Structure):
+    _fields_ = [("kind", c_int), ("arg", c_int), ("dim", c_int),
+                ("value", c_int64)]
 
 
 class tile_rt_contract(Structure):
@@ -383,7 +392,9 @@ class tile_rt_contract(Structure):
                 ("bound_arg", c_int), ("bound_dim", c_int),
                 ("bound", c_int64),
                 ("arg_name", c_char * (TILE_RT_MAX_ARG_NAME + 1)),
-                ("bound_name", c_char * (TILE_RT_MAX_ARG_NAME + 1))]
+                ("bound_name", c_char * (TILE_RT_MAX_ARG_NAME + 1)),
+                ("nlhs", c_int), ("nterms", c_int),
+                ("terms", tile_rt_contract_term * TILE_RT_MAX_CONTRACT_TERMS)]
 
 
 class tile_rt_kernel_desc(Structure):
@@ -467,6 +478,8 @@ _RT = [
     ("tile_rt_arg_f32", tile_rt_status, [_p(tile_rt_arg), c_float]),
     ("tile_rt_kernel_desc_check_args", tile_rt_status,
      [_p(tile_rt_kernel_desc), _p(tile_rt_arg), c_int]),
+    ("tile_rt_contract_format", None,
+     [ctypes.c_char_p, c_size_t, _p(tile_rt_kernel_desc), c_int]),
     ("tile_rt_kernel_desc_grid", tile_rt_status,
      [_p(c_uint32), _p(tile_rt_kernel_desc), _p(tile_rt_arg), c_int]),
     # Context and device.

@@ -58,6 +58,8 @@ class ParamDesc:
     box: tuple[int, ...] = ()  #: Tensor map box, innermost first.
     swizzle: int = 0  #: Tensor map swizzle bytes.
     access: str = "unknown"
+    #: The argument's source name, where a contract reads it ("" else).
+    name: str = ""
 
     def __str__(self) -> str:
         if self.kind == "scalar":
@@ -84,16 +86,19 @@ class GridRule:
         return f"arg{self.arg}[{self.dim}] / {self.tile}"
 
 
-_RELATIONS = {0: "eq", 1: "le", 2: "ge"}
-_RELATION_SIGNS = {"eq": "==", "le": "<=", "ge": ">="}
+_RELATIONS = {0: "eq", 1: "le", 2: "ge", 3: "lt", 4: "gt"}
+_RELATION_SIGNS = {"eq": "==", "le": "<=", "ge": ">=", "lt": "<", "gt": ">"}
 
 
 @dataclass(frozen=True)
 class Contract:
-    """One ``require`` line: ``sizes[dim]`` of memref argument ``arg`` is
-    ``relation`` ("eq", "le" or "ge") to ``sizes[bound_dim]`` of argument
-    ``bound_arg``, or to the constant ``bound`` when ``bound_arg`` is -1.
-    The names are the arguments' source names ("" where unknown)."""
+    """One ``require`` line, ``text`` as the source states it
+    (``%Q[1] mod %K[1] == 0``). When it relates one size to one size or a
+    constant, it is also given in that form: ``sizes[dim]`` of memref
+    argument ``arg`` is ``relation`` ("eq", "le", "ge", "lt" or "gt") to
+    ``sizes[bound_dim]`` of argument ``bound_arg``, or to the constant
+    ``bound`` when ``bound_arg`` is -1; otherwise ``arg`` is -1. The names
+    are the arguments' source names ("" where unknown)."""
 
     arg: int
     dim: int
@@ -103,8 +108,11 @@ class Contract:
     bound: int
     arg_name: str = ""
     bound_name: str = ""
+    text: str = ""
 
     def __str__(self) -> str:
+        if self.text:
+            return self.text
         lhs = f"%{self.arg_name or f'arg{self.arg}'}[{self.dim}]"
         rhs = str(self.bound) if self.bound_arg < 0 else \
             f"%{self.bound_name or f'arg{self.bound_arg}'}[{self.bound_dim}]"
@@ -196,16 +204,25 @@ class KernelDesc:
             box = tuple(p.box[:p.rank]) if kind == "tensormap" else ()
             params.append(ParamDesc(kind, p.arg, dtype_name(p.dtype), p.rank,
                                     box, p.swizzle,
-                                    _ACCESS.get(p.access, str(p.access))))
+                                    _ACCESS.get(p.access, str(p.access)),
+                                    p.name.decode()))
         grid = tuple(GridRule(g.arg, g.dim, g.tile) if g.present else None
                      for g in d.grid)
         contracts = tuple(
             Contract(c.arg, c.dim, _RELATIONS.get(c.relation, str(c.relation)),
                      c.bound_arg, c.bound_dim, c.bound,
-                     c.arg_name.decode(), c.bound_name.decode())
-            for c in d.contracts[:d.ncontracts])
+                     c.arg_name.decode(), c.bound_name.decode(),
+                     _contract_text(d, i))
+            for i, c in enumerate(d.contracts[:d.ncontracts]))
         return cls(d.name.decode(), tuple(d.block), d.smem, grid, d.nargs,
                    tuple(params), contracts, owner)
+
+
+def _contract_text(d: _ffi.tile_rt_kernel_desc, index: int) -> str:
+    """Contract `index` of `d` as the runtime prints it."""
+    buf = ctypes.create_string_buffer(512)
+    _ffi.rt().tile_rt_contract_format(buf, len(buf), ctypes.byref(d), index)
+    return buf.value.decode()
 
 
 def _as_bytes(text: str | bytes) -> bytes:

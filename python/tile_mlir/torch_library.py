@@ -109,14 +109,14 @@ def op_signature(desc: KernelDesc, outputs=None) -> OpSignature:
 
 
 def _arg_names(desc: KernelDesc) -> list[str]:
-    """Schema names of the arguments: the source names the contracts carry
-    where they are identifiers torch accepts, else arg<i>."""
+    """Schema names of the arguments: the source names that the kernel info
+    carries (for the arguments its contracts read) where they are
+    identifiers torch accepts, else arg<i>."""
     names = [f"arg{i}" for i in range(len(desc.args))]
-    for c in getattr(desc, "contracts", ()):
-        for arg, name in ((c.arg, c.arg_name), (c.bound_arg, c.bound_name)):
-            if arg >= 0 and name and name.isidentifier() and \
-                    name not in names:
-                names[arg] = name
+    for i, p in enumerate(desc.args):
+        name = getattr(p, "name", "")
+        if name and name.isidentifier() and name not in names:
+            names[i] = name
     return names
 
 

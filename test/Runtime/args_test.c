@@ -215,5 +215,37 @@ int main(void) {
   MUST(tile_rt_arg_memref_2d(&g[3], TILE_RT_F16, 0x40000, 512, 1024, 1024));
   report("consistent", tile_rt_kernel_desc_check_args(gelu, g, 4));
   MUST(tile_rt_kernel_info_free(info));
+
+  /* Contracts with arithmetic: grouped-query attention's heads (Q's a
+   * multiple of K's), a bound of a product, and sizes for which a side
+   * cannot be computed (a divisor of 0, an overflow). */
+  static const char gqa_text[] = "tile-kernel-info 1\n"
+                                 "kernel gqa\n"
+                                 "block 128 1 1\n"
+                                 "smem 0\n"
+                                 "param memref 0 f16 2\n"
+                                 "param memref 1 f16 2\n"
+                                 "require eq 0:0:Q,1:0:K,mod 0\n"
+                                 "require ge 0:1:Q,0:1:Q,*,0:1:Q,* 0\n"
+                                 "require le 0:1:Q 2,64,*\n"
+                                 "end\n";
+  MUST(tile_rt_kernel_info_parse(&info, gqa_text, strlen(gqa_text)));
+  const tile_rt_kernel_desc *gqa;
+  MUST(tile_rt_kernel_info_get(&gqa, info, 0));
+  tile_rt_arg q[2];
+  MUST(tile_rt_arg_memref_2d(&q[0], TILE_RT_F16, 0x10000, 32, 128, 128));
+  MUST(tile_rt_arg_memref_2d(&q[1], TILE_RT_F16, 0x20000, 8, 128, 128));
+  report("32 heads over 8", tile_rt_kernel_desc_check_args(gqa, q, 2));
+  MUST(tile_rt_arg_memref_2d(&q[1], TILE_RT_F16, 0x20000, 5, 128, 128));
+  report("32 heads over 5", tile_rt_kernel_desc_check_args(gqa, q, 2));
+  MUST(tile_rt_arg_memref_2d(&q[1], TILE_RT_F16, 0x20000, 0, 128, 128));
+  report("no K heads", tile_rt_kernel_desc_check_args(gqa, q, 2));
+  MUST(tile_rt_arg_memref_2d(&q[1], TILE_RT_F16, 0x20000, 8, 128, 128));
+  MUST(tile_rt_arg_memref_2d(&q[0], TILE_RT_F16, 0x10000, 32, 129, 129));
+  report("head size 129", tile_rt_kernel_desc_check_args(gqa, q, 2));
+  MUST(tile_rt_arg_memref_2d(&q[0], TILE_RT_F16, 0x10000, 0, 3000000, 3000000));
+  MUST(tile_rt_arg_memref_2d(&q[1], TILE_RT_F16, 0x20000, 1, 128, 128));
+  report("cube overflows", tile_rt_kernel_desc_check_args(gqa, q, 2));
+  MUST(tile_rt_kernel_info_free(info));
   return 0;
 }

@@ -39,6 +39,22 @@ static void print_desc(const tile_rt_kernel_desc *k) {
         printf(" %u", p->box[d]);
       printf(" swizzle %d", p->swizzle);
     }
+    if (p->name[0])
+      printf(" name %s", p->name);
+    printf("\n");
+  }
+  /* Each contract as the source states it, then its simple form. */
+  for (int i = 0; i < k->ncontracts; ++i) {
+    const tile_rt_contract *c = &k->contracts[i];
+    char text[256];
+    tile_rt_contract_format(text, sizeof text, k, i);
+    printf("  contract %d: %s (%d items, %d left)", i, text, c->nterms,
+           c->nlhs);
+    if (c->arg >= 0)
+      printf(" simple arg %d dim %d rel %d bound_arg %d bound_dim %d bound "
+             "%lld names '%s' '%s'",
+             c->arg, c->dim, (int)c->relation, c->bound_arg, c->bound_dim,
+             (long long)c->bound, c->arg_name, c->bound_name);
     printf("\n");
   }
 }
@@ -114,6 +130,24 @@ static const char access_info[] =
     "access 0 read\n"
     "end\n";
 
+/* Contracts with arithmetic, each side postfix; the form of older
+ * compilers beside them. */
+static const char contract_info[] =
+    "tile-kernel-info 1\n"
+    "kernel gqa\n"
+    "block 128 1 1\n"
+    "smem 0\n"
+    "param memref 0 f16 4\n"
+    "param memref 1 f16 4\n"
+    "param scalar 2 f32\n"
+    "require eq 0:1:Q,1:1:K,mod 0\n"
+    "require le 0:3:Q 2,64,*\n"
+    "require lt 0:2:Q,1,- 1:2:K,3,1:1:-,+,*\n"
+    "require gt 0:2:Q,7,floordiv,0:2:-,2,ceildiv,- -5\n"
+    "require ge 0:0:Q 1:0:K\n"
+    "require 1 3 eq 0 3 0 K Q\n"
+    "end\n";
+
 /* A malformed text and what the test calls it. */
 typedef struct bad_case {
   const char *label;
@@ -152,6 +186,18 @@ static const bad_case bad[] = {
     {"grid-tile", HDR K M2 "grid 0 0 0 0\nend\n"},
     {"grid-arg", HDR K M2 "grid 0 -2 0 4\nend\n"},
     {"require-fields", HDR K M2 "require 0 0 eq -1 0 4 A\nend\n"},
+    {"require-new-relation", HDR K M2 "require ne 0:0:A 4\nend\n"},
+    {"require-operands", HDR K M2 "require eq 0:0:A,mod 4\nend\n"},
+    {"require-leaves", HDR K M2 "require eq 0:0:A,4 4\nend\n"},
+    {"require-item", HDR K M2 "require eq 0:0:A,x,+ 4\nend\n"},
+    {"require-item-arg", HDR K M2 "require eq 64:0:A 4\nend\n"},
+    {"require-item-name", HDR K M2 "require eq 0:0:A-B 4\nend\n"},
+    {"require-empty-item", HDR K M2 "require eq 0:0:A,,+ 4\nend\n"},
+    {"require-two-names", HDR K M2 "require eq 0:0:A 0:1:B\nend\n"},
+    {"require-items",
+     HDR K M2 "require eq 1,1,+,1,+,1,+,1,+,1,+,1,+,1,+,1,+,1,+,1,+,1,+,1,+ "
+              "0:0:A\nend\n"},
+    {"require-new-dim", HDR K M2 "require eq 0:2:A 4\nend\n"},
     {"require-relation", HDR K M2 "require 0 0 lt -1 0 4 A -\nend\n"},
     {"require-name", HDR K M2 "require 0 0 le -1 0 4 1A -\nend\n"},
     {"require-arg", HDR K M2 "require 1 0 le -1 0 4 A -\nend\n"},
@@ -338,6 +384,7 @@ int main(void) {
                         "kernel b\nblock 64 1 1\nsmem 0\nend\n";
   parse_and_print("two-headers", two, strlen(two));
   parse_and_print("access", access_info, strlen(access_info));
+  parse_and_print("contracts", contract_info, strlen(contract_info));
   const char *none = HDR;
   parse_and_print("no-kernels", none, strlen(none));
   /* Only the first `len` bytes count. */

@@ -68,6 +68,7 @@ static const char kinfo[] = "tile-kernel-info 1\n"
                             "require 1 0 eq 0 1 0 B A\n"
                             "require 2 1 eq 1 1 0 C B\n"
                             "require 0 1 le -1 0 4096 A -\n"
+                            "require eq 0:1:A,64,mod 0\n"
                             "end\n"
                             "kernel scale\n"
                             "block 256 1 1\n"
@@ -249,6 +250,10 @@ int main(int argc, char **argv) {
   MUST(tile_rt_arg_memref_2d(&args[1], TILE_RT_BF16, B, 8192, 2048, 2048));
   MUST(tile_rt_arg_memref_2d(&args[2], TILE_RT_F32, C, 1000, 2048, 2048));
   report("launch gemm K=8192", tile_rt_launch(gemm, args, 4, NULL));
+  /* K must also be a multiple of 64 (a contract with arithmetic). */
+  MUST(tile_rt_arg_memref_2d(&args[0], TILE_RT_F16, A, 1000, 520, 520));
+  MUST(tile_rt_arg_memref_2d(&args[1], TILE_RT_BF16, B, 520, 2048, 2048));
+  report("launch gemm K=520", tile_rt_launch(gemm, args, 4, NULL));
   MUST(tile_rt_arg_memref_2d(&args[0], TILE_RT_F16, A, 1000, 512, 512));
   MUST(tile_rt_arg_memref_2d(&args[1], TILE_RT_BF16, B, 512, 2048, 2048));
   MUST(tile_rt_arg_memref_2d(&args[2], TILE_RT_F32, C, 1000, 2048, 2048));

@@ -304,6 +304,44 @@ LogicalResult KernelLowering::emit() {
   return success();
 }
 
+/// `require <relation> <lhs> <rhs>` (KernelABI.md): each side in postfix,
+/// items joined by commas: `1:0:B` (dimension 0 of argument 1, named B),
+/// integers, `+ - * mod floordiv ceildiv`.
+static void writeRequireLine(raw_ostream &os, ContractAttr c,
+                             function_ref<StringRef(int64_t)> nameOf) {
+  std::function<void(AffineExpr)> postfix = [&](AffineExpr e) {
+    if (auto k = dyn_cast<AffineConstantExpr>(e)) {
+      os << k.getValue();
+      return;
+    }
+    if (auto sym = dyn_cast<AffineSymbolExpr>(e)) {
+      unsigned i = sym.getPosition();
+      if (std::optional<std::pair<int64_t, int64_t>> dim = c.getArgDim(i))
+        os << dim->first << ':' << dim->second << ':' << nameOf(dim->first);
+      else
+        os << cast<IntegerAttr>(c.getOperands()[i]).getInt();
+      return;
+    }
+    auto bin = cast<AffineBinaryOpExpr>(e);
+    postfix(bin.getLHS());
+    os << ',';
+    if (bin.getKind() == AffineExprKind::Add) {
+      if (AffineExpr negated = getNegatedTerm(bin.getRHS())) {
+        postfix(negated);
+        os << ",-";
+        return;
+      }
+    }
+    postfix(bin.getRHS());
+    os << ',' << getIntExprOperator(bin.getKind());
+  };
+  os << "require " << c.getRelation() << ' ';
+  postfix(c.getSides().getResult(0));
+  os << ' ';
+  postfix(c.getSides().getResult(1));
+  os << '\n';
+}
+
 std::string KernelLowering::kernelInfo() {
   std::string s;
   llvm::raw_string_ostream os(s);
@@ -336,19 +374,12 @@ std::string KernelLowering::kernelInfo() {
       os << "access " << i << " " << getAccessName(argumentAccess[i]) << "\n";
   if (std::optional<ArrayAttr> contracts = kernel.getContracts()) {
     auto nameOf = [&](int64_t arg) -> StringRef {
-      StringRef name = arg >= 0 ? kernel.getArgName(arg) : StringRef();
+      StringRef name = kernel.getArgName(arg);
       // The runtime takes identifiers of at most 63 bytes (KernelABI.md).
       return name.empty() || name.size() > 63 ? StringRef("-") : name;
     };
-    for (Attribute a : *contracts) {
-      auto c = cast<ContractAttr>(a);
-      int64_t bound =
-          c.getBoundArg() >= 0 ? 0 : cast<IntegerAttr>(c.getBound()).getInt();
-      os << "require " << c.getArg() << " " << c.getDim() << " "
-         << c.getRelation() << " " << c.getBoundArg() << " " << c.getBoundDim()
-         << " " << bound << " " << nameOf(c.getArg()) << " "
-         << nameOf(c.getBoundArg()) << "\n";
-    }
+    for (Attribute a : *contracts)
+      writeRequireLine(os, cast<ContractAttr>(a), nameOf);
   }
   os << "end\n";
   return s;

@@ -7,13 +7,13 @@
 // row staged in shared memory by row copies (cp.async), and two passes
 // whose stores sit in a tile.pipelined body.
 // SOFTMAX: tile.kernel_info = "tile-kernel-info 1\0Akernel softmax_n128_f16\0A
-// SOFTMAX-SAME: \0Aparam memref 0 f16 2\0Aparam memref 1 f16 2\0Aaccess 0 read\0Aaccess 1 write\0Arequire 1 0 eq 0 0 0 Y X\0A
+// SOFTMAX-SAME: \0Aparam memref 0 f16 2\0Aparam memref 1 f16 2\0Aaccess 0 read\0Aaccess 1 write\0Arequire eq 1:0:Y 0:0:X\0A
 // SOFTMAX-SAME: \0Akernel softmax_n57337_f16\0A
 // SOFTMAX-SAME: \0Aparam memref 1 f16 2\0Aaccess 0 read\0Aaccess 1 write\0Arequire
 // SOFTMAX-SAME: \0Akernel softmax_f16\0A
 // SOFTMAX-SAME: \0Aparam memref 1 f16 2\0Aaccess 0 read\0Aaccess 1 write\0Arequire
 // SOFTMAX-SAME: \0Akernel softmax_bf16\0A
-// SOFTMAX-SAME: \0Aparam memref 1 bf16 2\0Aaccess 0 read\0Aaccess 1 write\0Arequire 1 0 eq 0 0 0 Y X\0Arequire 1 1 eq 0 1 0 Y X\0Arequire 0 1 le -1 0 9223372036854775807 X -\0Aend\0A"
+// SOFTMAX-SAME: \0Aparam memref 1 bf16 2\0Aaccess 0 read\0Aaccess 1 write\0Arequire eq 1:0:Y 0:0:X\0Arequire eq 1:1:Y 0:1:X\0Arequire le 0:1:X 9223372036854775807\0Aend\0A"
 
 // Read and written: the same memref is the source of one copy and the
 // destination of another.

@@ -172,15 +172,52 @@ tile.kernel @k(%X: memref<?xf16>) grid [1] threads 128 requires [%X[0] == %Z[0]]
 
 // -----
 
-// expected-error @+1 {{expected ==, <= or >= in a contract}}
+// expected-error @+1 {{expected ==, <=, >=, < or >}}
 tile.kernel @k(%X: memref<?xf16>) grid [1] threads 128 requires [%X[0] 4] {
 }
 
 // -----
 
-// expected-error @+1 {{expected a contract: %ARG[DIM] == ...}}
-tile.kernel @k(%X: memref<?xf16>) grid [1] threads 128 requires [4 == %X[0]] {
+// expected-error @+1 {{expected %ARG[DIM], an integer or an integer parameter in a contract}}
+tile.kernel @k(%X: memref<?xf16>) grid [1] threads 128 requires [%X[0] mod == 4] {
 }
+
+// -----
+
+// expected-error @+1 {{kernel_c8: contract #0 reads no argument dimension; a relation between parameters belongs in `where`}}
+tile.kernel @k(%X: memref<?xf16>) params {B = 4} grid [1] threads 128 requires [B * 2 == 8] {
+}
+
+// -----
+
+// A parameter in an expression is checked as a bound is.
+// expected-error @+1 {{kernel_c6: 'N' is not an integer parameter of kernel 'k'}}
+tile.kernel @k(%X: memref<?xf16>) params {B = 4} grid [1] threads 128 requires [%X[0] mod (N * B) == 0] {
+}
+
+// -----
+
+// expected-error @+1 {{kernel_c8: contract #0 has relation 'ne'; expected eq, le, ge, lt or gt}}
+"tile.kernel"() <{contracts = [#tile.contract<"ne", ()[s0] -> (s0, 4), [array<i64: 0, 0>]>], function_type = (memref<?xf16>) -> (), grid_args = array<i64: -1>, grid_dims = array<i64: 0>, grid_tiles = [1], sym_name = "k", threads = 128 : i64}> ({
+^bb0(%arg0: memref<?xf16>):
+  "tile.yield"() : () -> ()
+}) : () -> ()
+
+// -----
+
+// expected-error @+1 {{kernel_c8: contract #0 must compare two expressions of its 1 operands as symbols, got affine_map<()[s0, s1] -> (s0, s1)>}}
+"tile.kernel"() <{contracts = [#tile.contract<"eq", ()[s0, s1] -> (s0, s1), [array<i64: 0, 0>]>], function_type = (memref<?xf16>) -> (), grid_args = array<i64: -1>, grid_dims = array<i64: 0>, grid_tiles = [1], sym_name = "k", threads = 128 : i64}> ({
+^bb0(%arg0: memref<?xf16>):
+  "tile.yield"() : () -> ()
+}) : () -> ()
+
+// -----
+
+// expected-error @+1 {{kernel_c8: contract #0 has operand "Q"; expected a dimension (array<i64: arg, dim>), an integer or a #tile.param}}
+"tile.kernel"() <{contracts = [#tile.contract<"eq", ()[s0] -> (s0, 1), ["Q"]>], function_type = (memref<?xf16>) -> (), grid_args = array<i64: -1>, grid_dims = array<i64: 0>, grid_tiles = [1], sym_name = "k", threads = 128 : i64}> ({
+^bb0(%arg0: memref<?xf16>):
+  "tile.yield"() : () -> ()
+}) : () -> ()
 
 // -----
 

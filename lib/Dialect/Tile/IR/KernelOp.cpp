@@ -133,40 +133,52 @@ static ParseResult parseGrid(OpAsmParser &parser,
                                         parseOne);
 }
 
-// requires [%A[1] == %B[0], %X[1] <= 8192, %Q[3] == D]
+// requires [%A[1] == %B[0], %X[1] <= 2 * BN, %Q[1] mod %K[1] == 0]: each
+// side an integer expression over argument dimensions, integer parameters
+// and integers.
 static ParseResult parseContracts(OpAsmParser &parser,
                                   ArrayRef<OpAsmParser::Argument> args,
                                   SmallVectorImpl<Attribute> &contracts) {
   MLIRContext *ctx = parser.getContext();
   return parser.parseCommaSeparatedList(
       OpAsmParser::Delimiter::Square, [&]() -> ParseResult {
-        int64_t arg = -1, dim = 0, boundArg = -1, boundDim = 0;
-        OptionalParseResult lhs =
-            parseOptionalArgDim(parser, args, "a contract", arg, dim);
-        if (!lhs.has_value())
-          return parser.emitError(parser.getCurrentLocation(),
-                                  "expected a contract: %ARG[DIM] == ...");
-        if (failed(*lhs))
+        SmallVector<Attribute> operands;
+        auto symbolFor = [&](Attribute operand) {
+          const Attribute *it = llvm::find(operands, operand);
+          if (it == operands.end()) {
+            operands.push_back(operand);
+            it = operands.end() - 1;
+          }
+          return getAffineSymbolExpr(it - operands.begin(), ctx);
+        };
+        auto leaf = [&](AffineExpr &expr) -> ParseResult {
+          int64_t arg = -1, dim = 0;
+          OptionalParseResult isArgDim =
+              parseOptionalArgDim(parser, args, "a contract", arg, dim);
+          if (isArgDim.has_value()) {
+            if (failed(*isArgDim))
+              return failure();
+            expr = symbolFor(DenseI64ArrayAttr::get(ctx, {arg, dim}));
+            return success();
+          }
+          // A parameter; the verifier checks that it is an integer one.
+          SMLoc loc = parser.getCurrentLocation();
+          StringRef name;
+          if (parser.parseOptionalKeyword(&name) || !isValidParamName(name))
+            return parser.emitError(loc, "expected %ARG[DIM], an integer or "
+                                         "an integer parameter in a contract");
+          expr = symbolFor(ParamRefAttr::get(ctx, name));
+          return success();
+        };
+        AffineExpr lhs, rhs;
+        Relation relation;
+        if (parseIntExpr(parser, leaf, lhs) ||
+            parseRelation(parser, relation) || parseIntExpr(parser, leaf, rhs))
           return failure();
-        StringRef relation;
-        SMLoc loc = parser.getCurrentLocation();
-        if (succeeded(parser.parseOptionalEqual()))
-          relation = "eq";
-        else if (succeeded(parser.parseOptionalLess()))
-          relation = "le";
-        else if (succeeded(parser.parseOptionalGreater()))
-          relation = "ge";
-        else
-          return parser.emitError(loc, "expected ==, <= or >= in a contract");
-        if (parser.parseEqual())
-          return failure();
-        Attribute bound = IntegerAttr::get(IntegerType::get(ctx, 64), 0);
-        OptionalParseResult rhs =
-            parseOptionalArgDim(parser, args, "a contract", boundArg, boundDim);
-        if (rhs.has_value() ? failed(*rhs) : failed(parseSize(parser, bound)))
-          return failure();
-        contracts.push_back(ContractAttr::get(ctx, arg, dim, relation, boundArg,
-                                              boundDim, bound));
+        contracts.push_back(ContractAttr::get(
+            ctx, getRelationName(relation),
+            AffineMap::get(0, operands.size(), {lhs, rhs}, ctx),
+            ArrayAttr::get(ctx, operands)));
         return success();
       });
 }
@@ -201,12 +213,12 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
       return failure();
     result.addAttribute(getSpaceAttrName(result.name), space);
   }
+  SmallVector<StringRef> names;
+  if (params)
+    for (NamedAttribute p : params)
+      if (isa<IntegerAttr>(p.getValue()))
+        names.push_back(p.getName().getValue());
   if (succeeded(parser.parseOptionalKeyword("where"))) {
-    SmallVector<StringRef> names;
-    if (params)
-      for (NamedAttribute p : params)
-        if (isa<IntegerAttr>(p.getValue()))
-          names.push_back(p.getName().getValue());
     SmallVector<Attribute> sets;
     if (parseConstraints(parser, names, sets))
       return failure();
@@ -287,19 +299,10 @@ void KernelOp::print(OpAsmPrinter &p) {
   if (std::optional<ArrayAttr> contracts = getContracts()) {
     p << " requires [";
     llvm::interleaveComma(*contracts, p, [&](Attribute a) {
-      auto c = cast<ContractAttr>(a);
-      p.printOperand(getBodyBlock().getArgument(c.getArg()));
-      p << '[' << c.getDim() << "] "
-        << (c.getRelation() == "eq"   ? "=="
-            : c.getRelation() == "le" ? "<="
-                                      : ">=")
-        << ' ';
-      if (c.getBoundArg() >= 0) {
-        p.printOperand(getBodyBlock().getArgument(c.getBoundArg()));
-        p << '[' << c.getBoundDim() << ']';
-      } else {
-        printSize(p, c.getBound());
-      }
+      cast<ContractAttr>(a).print(
+          p.getStream(), [&](raw_ostream &, int64_t arg) {
+            p.printOperand(getBodyBlock().getArgument(arg));
+          });
     });
     p << ']';
   }
@@ -549,20 +552,35 @@ LogicalResult KernelOp::verify() {
     for (auto [i, a] : llvm::enumerate(*contracts)) {
       auto c = cast<ContractAttr>(a);
       std::string what = "contract #" + std::to_string(i);
-      if (failed(
-              verifyArgDim(*this, "kernel_c8", what, c.getArg(), c.getDim())) ||
-          (c.getBoundArg() >= 0 &&
-           failed(verifyArgDim(*this, "kernel_c8", what, c.getBoundArg(),
-                               c.getBoundDim()))))
-        return failure();
-      if (!llvm::is_contained({"eq", "le", "ge"}, c.getRelation()))
+      if (!getRelationByName(c.getRelation()))
         return emitOpError("kernel_c8: ")
                << what << " has relation '" << c.getRelation()
-               << "'; expected eq, le or ge";
-      if (c.getBoundArg() < 0 && !isa<IntegerAttr, ParamRefAttr>(c.getBound()))
+               << "'; expected eq, le, ge, lt or gt";
+      AffineMap sides = c.getSides();
+      if (sides.getNumDims() != 0 || sides.getNumResults() != 2 ||
+          sides.getNumSymbols() != c.getOperands().size())
         return emitOpError("kernel_c8: ")
-               << what << " is bounded by " << c.getBound()
-               << "; expected an integer or a #tile.param";
+               << what << " must compare two expressions of its "
+               << c.getOperands().size() << " operands as symbols, got "
+               << AffineMapAttr::get(sides);
+      bool readsDim = false;
+      for (auto [j, operand] : llvm::enumerate(c.getOperands())) {
+        if (std::optional<std::pair<int64_t, int64_t>> dim = c.getArgDim(j)) {
+          if (failed(verifyArgDim(*this, "kernel_c8", what, dim->first,
+                                  dim->second)))
+            return failure();
+          readsDim = true;
+        } else if (!isa<IntegerAttr, ParamRefAttr>(operand)) {
+          return emitOpError("kernel_c8: ")
+                 << what << " has operand " << operand
+                 << "; expected a dimension (array<i64: arg, dim>), an "
+                 << "integer or a #tile.param";
+        }
+      }
+      if (!readsDim)
+        return emitOpError("kernel_c8: ")
+               << what << " reads no argument dimension; a relation "
+               << "between parameters belongs in `where`";
     }
   if (failed(verifyMemoryWrites(*this)))
     return failure();

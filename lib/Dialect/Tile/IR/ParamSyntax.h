@@ -2,12 +2,15 @@
 //
 // The pieces of tile.kernel's and tile.pipelined's custom forms that name
 // parameters: sizes written as an integer or a parameter name, and the
-// `where` constraints.
+// `where` constraints and the `requires` contracts (the integer language of
+// IntExpr.h).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TILE_LIB_DIALECT_TILE_IR_PARAMSYNTAX_H
 #define TILE_LIB_DIALECT_TILE_IR_PARAMSYNTAX_H
+
+#include "tile/Dialect/Tile/IR/IntExpr.h"
 
 #include "mlir/IR/OpImplementation.h"
 
@@ -24,6 +27,16 @@ ParseResult parseConstraints(AsmParser &parser, ArrayRef<StringRef> names,
                              SmallVectorImpl<Attribute> &sets);
 void printConstraints(AsmPrinter &printer, ArrayAttr sets,
                       ArrayRef<StringRef> names);
+
+/// Parses one leaf of an integer expression (a name, an operand) into
+/// `expr`, a symbol.
+using IntExprLeafParser = function_ref<ParseResult(AffineExpr &expr)>;
+
+/// An integer expression (IntExpr.h) whose leaves `leaf` parses.
+ParseResult parseIntExpr(AsmParser &parser, IntExprLeafParser leaf,
+                         AffineExpr &expr);
+/// `==`, `<=`, `>=`, `<` or `>`.
+ParseResult parseRelation(AsmParser &parser, Relation &relation);
 
 } // namespace mlir::tile
 

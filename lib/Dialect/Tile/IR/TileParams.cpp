@@ -8,24 +8,21 @@
 
 #include "tile/Dialect/Tile/IR/TileParams.h"
 #include "ParamSyntax.h"
+#include "tile/Dialect/Tile/IR/IntExpr.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/CheckedArithmetic.h"
-#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::tile;
 
-static constexpr StringRef kOperatorWords[] = {"floordiv", "ceildiv", "mod"};
-
 bool tile::isValidParamName(StringRef name) {
   if (name.empty() || llvm::isDigit(name.front()))
     return false;
-  if (llvm::is_contained(kOperatorWords, name))
+  if (isIntExprKeyword(name))
     return false;
   return llvm::all_of(name,
                       [](char c) { return llvm::isAlnum(c) || c == '_'; });
@@ -68,33 +65,13 @@ void tile::printSize(AsmPrinter &printer, Attribute size) {
 }
 
 //===----------------------------------------------------------------------===//
-// Constraints: expr (== | <= | >= | < | >) expr, expr over + - * floordiv
-// ceildiv mod, integers, parameter names and parentheses.
+// Constraints: one comparison of integer expressions over parameter names
+// (IntExpr.cpp), stored as `e == 0` or `e >= 0`.
 //===----------------------------------------------------------------------===//
 
-namespace {
-struct ConstraintParser {
-  AsmParser &parser;
-  ArrayRef<StringRef> names;
-
-  ParseResult parsePrimary(AffineExpr &expr) {
-    MLIRContext *ctx = parser.getContext();
-    if (succeeded(parser.parseOptionalLParen()))
-      return failure(parseSum(expr) || parser.parseRParen());
-    if (succeeded(parser.parseOptionalMinus())) {
-      if (parsePrimary(expr))
-        return failure();
-      expr = -expr;
-      return success();
-    }
-    int64_t value;
-    OptionalParseResult isInt = parser.parseOptionalInteger(value);
-    if (isInt.has_value()) {
-      if (failed(*isInt))
-        return failure();
-      expr = getAffineConstantExpr(value, ctx);
-      return success();
-    }
+ParseResult tile::parseConstraints(AsmParser &parser, ArrayRef<StringRef> names,
+                                   SmallVectorImpl<Attribute> &sets) {
+  auto leaf = [&](AffineExpr &expr) -> ParseResult {
     SMLoc loc = parser.getCurrentLocation();
     StringRef name;
     if (parser.parseKeyword(&name))
@@ -103,185 +80,42 @@ struct ConstraintParser {
     if (it == names.end())
       return parser.emitError(loc, "kernel_c6: '")
              << name << "' is not an integer parameter of the kernel";
-    expr = getAffineSymbolExpr(it - names.begin(), ctx);
+    expr = getAffineSymbolExpr(it - names.begin(), parser.getContext());
     return success();
-  }
-
-  ParseResult parseProduct(AffineExpr &expr) {
-    if (parsePrimary(expr))
-      return failure();
-    while (true) {
-      AffineExpr rhs;
-      if (succeeded(parser.parseOptionalStar())) {
-        if (parsePrimary(rhs))
-          return failure();
-        expr = getAffineBinaryOpExpr(AffineExprKind::Mul, expr, rhs);
-        continue;
-      }
-      StringRef word;
-      if (succeeded(parser.parseOptionalKeyword(&word, kOperatorWords))) {
-        if (parsePrimary(rhs))
-          return failure();
-        AffineExprKind kind = word == "mod"        ? AffineExprKind::Mod
-                              : word == "floordiv" ? AffineExprKind::FloorDiv
-                                                   : AffineExprKind::CeilDiv;
-        expr = getAffineBinaryOpExpr(kind, expr, rhs);
-        continue;
-      }
-      return success();
-    }
-  }
-
-  ParseResult parseSum(AffineExpr &expr) {
-    if (parseProduct(expr))
-      return failure();
-    while (true) {
-      AffineExpr rhs;
-      bool plus = succeeded(parser.parseOptionalPlus());
-      if (!plus && failed(parser.parseOptionalMinus()))
-        return success();
-      if (parseProduct(rhs))
-        return failure();
-      expr =
-          getAffineBinaryOpExpr(AffineExprKind::Add, expr, plus ? rhs : -rhs);
-    }
-  }
-
-  /// One constraint as `e == 0` or `e >= 0`.
-  ParseResult parseConstraint(AffineExpr &expr, bool &isEq) {
-    AffineExpr lhs, rhs;
-    if (parseSum(lhs))
-      return failure();
-    SMLoc loc = parser.getCurrentLocation();
-    enum { Eq, Le, Ge, Lt, Gt } rel;
-    if (succeeded(parser.parseOptionalEqual())) {
-      if (parser.parseEqual())
-        return failure();
-      rel = Eq;
-    } else if (succeeded(parser.parseOptionalLess())) {
-      rel = succeeded(parser.parseOptionalEqual()) ? Le : Lt;
-    } else if (succeeded(parser.parseOptionalGreater())) {
-      rel = succeeded(parser.parseOptionalEqual()) ? Ge : Gt;
-    } else {
-      return parser.emitError(loc, "expected ==, <=, >=, < or > in a "
-                                   "constraint");
-    }
-    if (parseSum(rhs))
-      return failure();
-    isEq = rel == Eq;
-    switch (rel) {
-    case Eq:
-    case Ge:
-      expr = lhs - rhs;
-      break;
-    case Le:
-      expr = rhs - lhs;
-      break;
-    case Lt:
-      expr = rhs - lhs - 1;
-      break;
-    case Gt:
-      expr = lhs - rhs - 1;
-      break;
-    }
-    return success();
-  }
-};
-} // namespace
-
-ParseResult tile::parseConstraints(AsmParser &parser, ArrayRef<StringRef> names,
-                                   SmallVectorImpl<Attribute> &sets) {
-  ConstraintParser p{parser, names};
+  };
   return parser.parseCommaSeparatedList(
       AsmParser::Delimiter::Square, [&]() -> ParseResult {
-        AffineExpr expr;
-        bool isEq;
-        if (p.parseConstraint(expr, isEq))
+        AffineExpr lhs, rhs;
+        Relation rel;
+        if (parseIntExpr(parser, leaf, lhs) || parseRelation(parser, rel) ||
+            parseIntExpr(parser, leaf, rhs))
           return failure();
+        AffineExpr expr;
+        switch (rel) {
+        case Relation::Eq:
+        case Relation::Ge:
+          expr = lhs - rhs;
+          break;
+        case Relation::Le:
+          expr = rhs - lhs;
+          break;
+        case Relation::Lt:
+          expr = rhs - lhs - 1;
+          break;
+        case Relation::Gt:
+          expr = lhs - rhs - 1;
+          break;
+        }
         sets.push_back(IntegerSetAttr::get(
-            IntegerSet::get(0, names.size(), {expr}, {isEq})));
+            IntegerSet::get(0, names.size(), {expr}, {rel == Relation::Eq})));
         return success();
       });
 }
 
-/// Binding strength: sums bind loosest, products tighter, leaves tightest.
-static int precedence(AffineExpr e) {
-  if (e.getKind() == AffineExprKind::Add)
-    return 1;
-  return isa<AffineBinaryOpExpr>(e) ? 2 : 3;
-}
-
-/// `x` when `e` is `x * -1` or `x * -c` (as `x * c`), or `-c`: the part
-/// that a sum prints after ` - `.
-static AffineExpr negatedTerm(AffineExpr e) {
-  MLIRContext *ctx = e.getContext();
-  if (auto c = dyn_cast<AffineConstantExpr>(e))
-    return c.getValue() < 0 ? getAffineConstantExpr(-c.getValue(), ctx)
-                            : AffineExpr();
-  auto mul = dyn_cast<AffineBinaryOpExpr>(e);
-  if (!mul || mul.getKind() != AffineExprKind::Mul)
-    return AffineExpr();
-  auto k = dyn_cast<AffineConstantExpr>(mul.getRHS());
-  if (!k || k.getValue() >= 0)
-    return AffineExpr();
-  return k.getValue() == -1 ? mul.getLHS() : mul.getLHS() * -k.getValue();
-}
-
-static void printExpr(raw_ostream &os, AffineExpr expr,
-                      ArrayRef<StringRef> names) {
-  if (auto c = dyn_cast<AffineConstantExpr>(expr)) {
-    os << c.getValue();
-    return;
-  }
-  if (auto sym = dyn_cast<AffineSymbolExpr>(expr)) {
-    os << names[sym.getPosition()];
-    return;
-  }
-  auto bin = cast<AffineBinaryOpExpr>(expr);
-  AffineExpr lhs = bin.getLHS(), rhs = bin.getRHS();
-  // Operators associate to the left: a left operand of the same strength
-  // needs no parentheses, a right one does.
-  auto operand = [&](AffineExpr e, bool right) {
-    bool parens = precedence(e) < precedence(expr) ||
-                  (right && precedence(e) == precedence(expr));
-    if (parens)
-      os << '(';
-    printExpr(os, e, names);
-    if (parens)
-      os << ')';
-  };
-  operand(lhs, false);
-  switch (bin.getKind()) {
-  case AffineExprKind::Add:
-    if (AffineExpr negated = negatedTerm(rhs)) {
-      os << " - ";
-      operand(negated, true);
-    } else {
-      os << " + ";
-      operand(rhs, true);
-    }
-    return;
-  case AffineExprKind::Mul:
-    os << " * ";
-    break;
-  case AffineExprKind::Mod:
-    os << " mod ";
-    break;
-  case AffineExprKind::FloorDiv:
-    os << " floordiv ";
-    break;
-  case AffineExprKind::CeilDiv:
-    os << " ceildiv ";
-    break;
-  default:
-    llvm_unreachable("not a binary affine expression");
-  }
-  operand(rhs, true);
-}
-
 void tile::printConstraint(raw_ostream &os, IntegerSet set,
                            ArrayRef<StringRef> names) {
-  printExpr(os, set.getConstraint(0), names);
+  printIntExpr(os, set.getConstraint(0),
+               [&](raw_ostream &os, unsigned i) { os << names[i]; });
   os << (set.isEq(0) ? " == 0" : " >= 0");
 }
 
@@ -295,44 +129,9 @@ void tile::printConstraints(AsmPrinter &printer, ArrayAttr sets,
   printer << ']';
 }
 
-static std::optional<int64_t> evaluate(AffineExpr expr,
-                                       ArrayRef<int64_t> values) {
-  if (auto c = dyn_cast<AffineConstantExpr>(expr))
-    return c.getValue();
-  if (auto sym = dyn_cast<AffineSymbolExpr>(expr))
-    return sym.getPosition() < values.size()
-               ? std::optional<int64_t>(values[sym.getPosition()])
-               : std::nullopt;
-  auto bin = dyn_cast<AffineBinaryOpExpr>(expr);
-  if (!bin)
-    return std::nullopt;
-  std::optional<int64_t> l = evaluate(bin.getLHS(), values);
-  std::optional<int64_t> r = evaluate(bin.getRHS(), values);
-  if (!l || !r)
-    return std::nullopt;
-  switch (bin.getKind()) {
-  case AffineExprKind::Add:
-    return llvm::checkedAdd(*l, *r);
-  case AffineExprKind::Mul:
-    return llvm::checkedMul(*l, *r);
-  case AffineExprKind::Mod:
-  case AffineExprKind::FloorDiv:
-  case AffineExprKind::CeilDiv:
-    if (*r <= 0)
-      return std::nullopt;
-    if (bin.getKind() == AffineExprKind::Mod)
-      return llvm::mod(*l, *r);
-    return bin.getKind() == AffineExprKind::FloorDiv
-               ? llvm::divideFloorSigned(*l, *r)
-               : llvm::divideCeilSigned(*l, *r);
-  default:
-    return std::nullopt;
-  }
-}
-
 std::optional<bool> tile::evaluateConstraint(IntegerSet set,
                                              ArrayRef<int64_t> values) {
-  std::optional<int64_t> v = evaluate(set.getConstraint(0), values);
+  std::optional<int64_t> v = evaluateIntExpr(set.getConstraint(0), values);
   if (!v)
     return std::nullopt;
   return set.isEq(0) ? *v == 0 : *v >= 0;

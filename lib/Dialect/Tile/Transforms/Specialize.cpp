@@ -48,6 +48,12 @@ static LogicalResult substitute(KernelOp kernel, DictionaryAttr bound) {
   replacer.recursivelyReplaceElementsIn(kernel, /*replaceAttrs=*/true,
                                         /*replaceLocs=*/false,
                                         /*replaceTypes=*/true);
+  // The bound parameters of the contracts become integers of their sides.
+  if (std::optional<ArrayAttr> contracts = kernel.getContracts())
+    kernel.setContractsAttr(ArrayAttr::get(
+        ctx, llvm::map_to_vector(*contracts, [](Attribute a) {
+          return Attribute(cast<ContractAttr>(a).foldIntegerOperands());
+        })));
 
   OpBuilder b(ctx);
   kernel.walk([&](ParamOp param) {

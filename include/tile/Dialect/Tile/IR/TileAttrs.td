@@ -84,20 +84,42 @@ def Tile_ParamRefAttr : Tile_Attr<"ParamRef", "param"> {
 }
 
 def Tile_ContractAttr : Tile_Attr<"Contract", "contract"> {
-  let summary = "a relation between a kernel argument's dimension and a bound";
+  let summary = "a relation between expressions over argument dimensions";
   let description = [{
-    States that dimension `dim` of memref argument `arg` is equal to
-    (`eq`), at most (`le`) or at least (`ge`) the bound: dimension
-    `bound_dim` of memref argument `bound_arg`, or, when `bound_arg` is -1,
-    the integer `bound` (an integer or a `#tile.param`). The runtime checks
-    every contract before a launch. `tile.kernel` prints it as
-    `%A[1] == %B[0]`, `%X[1] <= 8192` or `%Q[3] == D`.
+    States `lhs relation rhs`, the two results of `sides` (a map of no
+    dimensions whose symbols are the `operands`), with `relation` one of
+    `eq`, `ne`, `le`, `ge`, `lt`, `gt`. Operand i gives symbol i: a
+    dimension of a memref argument (`array<i64: arg, dim>`), an integer
+    parameter (`#tile.param`) or, once bound, an integer. The expressions
+    take `+ - * floordiv ceildiv mod`; a division by a value that is not
+    positive makes the contract fail. The runtime checks every contract
+    before a launch. `tile.kernel` prints it as `%A[1] == %B[0]`,
+    `%X[1] <= 2 * BN` or `%Q[1] mod %K[1] == 0`.
   }];
-  let parameters = (ins "int64_t":$arg, "int64_t":$dim, StringRefParameter<>:$relation,
-                        "int64_t":$bound_arg, "int64_t":$bound_dim,
-                        "::mlir::Attribute":$bound);
-  let assemblyFormat = [{
-    `<` $arg `,` $dim `,` $relation `,` $bound_arg `,` $bound_dim `,` $bound `>`
+  let parameters = (ins StringRefParameter<>:$relation, "::mlir::AffineMap":$sides,
+                        "::mlir::ArrayAttr":$operands);
+  let assemblyFormat = "`<` $relation `,` $sides `,` $operands `>`";
+  let extraClassDeclaration = [{
+    /// The relation (the kernel verifier checks its name).
+    ::mlir::tile::Relation getRelationKind();
+    /// `(arg, dim)` when operand `i` is a dimension of a memref argument.
+    std::optional<std::pair<int64_t, int64_t>> getArgDim(unsigned i);
+    /// The values of both sides, `value(i)` giving the dimension or the
+    /// parameter that operand i names (integer operands are their value);
+    /// std::nullopt when a value is missing, the arithmetic overflows or a
+    /// divisor is not positive.
+    std::optional<std::pair<int64_t, int64_t>> evaluate(
+        ::llvm::function_ref<std::optional<int64_t>(unsigned)> value);
+    /// Prints `%A[1] mod %B[0] == 0`: `printArg` prints argument `arg`
+    /// (`%A`), parameters print by name.
+    void print(::llvm::raw_ostream &os,
+        ::llvm::function_ref<void(::llvm::raw_ostream &, int64_t)> printArg);
+    /// The contract with its integer operands (bound parameters) folded
+    /// into its sides, and the sides simplified.
+    ContractAttr foldIntegerOperands();
+    /// Prints operand `i` as `print` does.
+    void printOperand(::llvm::raw_ostream &os, unsigned i,
+        ::llvm::function_ref<void(::llvm::raw_ostream &, int64_t)> printArg);
   }];
 }
 

@@ -92,11 +92,15 @@ def Tile_KernelOp : Tile_Op<"kernel", [Symbol, IsolatedFromAbove,
       constraint holds for the defaults.
 
     `requires` states the shape contracts the runtime checks before every
-    launch: a memref argument's dimension equals (`==`), is at most (`<=`)
-    or at least (`>=`) another argument's dimension, an integer or an
-    integer parameter.
-    - kernel_c8: a contract relates dimensions that exist of memref
-      arguments.
+    launch: two integer expressions over memref arguments' dimensions
+    (`%X[1]`), integer parameters and integers, with `+ - * floordiv
+    ceildiv mod` and parentheses, compared by `==`, `<=`, `>=`, `<` or `>`
+    (`%A[1] == %B[0]`, `%X[1] <= 2 * BN`, `%Q[1] mod %K[1] == 0`). A
+    division by a value that is not positive, or an overflow, fails the
+    contract.
+    - kernel_c8: a contract reads at least one dimension, and only
+      dimensions that exist of memref arguments; its relation is one of
+      eq, le, ge, lt, gt.
 
     The arguments' names in the source are kept (`arg_names`): the printed
     kernel and the runtime's contract errors use them.
