@@ -76,16 +76,15 @@ static int64_t vectorWidth(const RegisterLayout &layout, int64_t eltBytes) {
   return 1;
 }
 
-LogicalResult KernelLowering::lowerGlobalCopy(CopyOp op, bool load) {
-  Value frag = load ? op.getDest() : op.getSource();
-  Value memref = load ? op.getSource() : op.getDest();
-  ValueRange offsets = load ? op.getSourceOffsets() : op.getDestOffsets();
+LogicalResult
+KernelLowering::lowerGlobalAccess(Location l, Value frag, Value memref,
+                                  ValueRange offsets, bool load,
+                                  std::optional<AtomicKind> atomic) {
   const FragmentStorage &f = fragments.lookup(frag);
   const RegisterLayout &layout = f.layout;
   auto memType = cast<MemRefType>(memref.getType());
   Type gType = memType.getElementType();
   Type fType = cast<FragmentType>(frag.getType()).getElementType();
-  Location l = op.getLoc();
   Value view = map.lookup(memref);
   int64_t rank = layout.rank();
   int64_t lead = memType.getRank() - rank; // dimensions the tile does not span
@@ -101,6 +100,13 @@ LogicalResult KernelLowering::lowerGlobalCopy(CopyOp op, bool load) {
     leadIndices.push_back(map.lookup(offsets[d]));
 
   int64_t v = vectorWidth(layout, gType.getIntOrFloatBitWidth() / 8);
+  // An element that the layout replicates over threads is combined once,
+  // by its owner (a store may write it from each).
+  Value owner;
+  if (atomic) {
+    v = std::min(v, reductionWidth(gType, *atomic));
+    owner = layout.isOwner(b, l, threadId);
+  }
   // A vector access of w elements also needs every row of the tile to start
   // on a multiple of w (the memref's base is 16-byte aligned): the tile's
   // first element, as a linear offset, and, when the tile spans several
@@ -206,8 +212,14 @@ LogicalResult KernelLowering::lowerGlobalCopy(CopyOp op, bool load) {
                               ValueRange{index(r)});
       return;
     }
-    Value x = memref::LoadOp::create(b, l, f.regs, ValueRange{index(r)});
-    emitPredicatedStore(b, l, inside, address, offset, convert(b, l, x, gType));
+    Value x = convert(
+        b, l, memref::LoadOp::create(b, l, f.regs, ValueRange{index(r)}),
+        gType);
+    if (atomic)
+      emitPredicatedReduction(b, l, arith::AndIOp::create(b, l, inside, owner),
+                              address, offset, x, *atomic);
+    else
+      emitPredicatedStore(b, l, inside, address, offset, x);
   };
 
   // Registers [r, r + width) as the memref's element type, to store.
@@ -235,6 +247,12 @@ LogicalResult KernelLowering::lowerGlobalCopy(CopyOp op, bool load) {
       return;
     }
     SmallVector<Value> elements = storedElements(r, width);
+    if (atomic) {
+      emitPredicatedReduction(b, l, owner,
+                              globalAddress(b, l, view, indicesAt(coord)), 0,
+                              elements, *atomic);
+      return;
+    }
     auto store = vector::StoreOp::create(
         b, l, vector::FromElementsOp::create(b, l, vecType, elements), view,
         indicesAt(coord));
@@ -324,12 +342,21 @@ LogicalResult KernelLowering::lowerGlobalCopy(CopyOp op, bool load) {
         continue;
       }
       SmallVector<Value> elements = storedElements(r, w);
-      emitPredicatedVectorStore(b, l, whole, address, offset, elements);
+      if (atomic)
+        emitPredicatedReduction(b, l, arith::AndIOp::create(b, l, whole, owner),
+                                address, offset, elements, *atomic);
+      else
+        emitPredicatedVectorStore(b, l, whole, address, offset, elements);
       for (int64_t e = 0; e < w; ++e) {
         Value in = arith::AndIOp::create(
             b, l, partial, elementInside(layout.regOffset(r + e), 0));
-        emitPredicatedStore(b, l, in, address, offset + e * eltBytes,
-                            elements[e]);
+        if (atomic)
+          emitPredicatedReduction(b, l, arith::AndIOp::create(b, l, in, owner),
+                                  address, offset + e * eltBytes, elements[e],
+                                  *atomic);
+        else
+          emitPredicatedStore(b, l, in, address, offset + e * eltBytes,
+                              elements[e]);
       }
     }
   };
@@ -343,6 +370,31 @@ LogicalResult KernelLowering::lowerGlobalCopy(CopyOp op, bool load) {
     b.setInsertionPoint(split.elseYield());
   }
   scalarAccesses();
+  return success();
+}
+
+/// A fragment is combined element by element as it would be stored; a
+/// scalar once, by one thread of the block.
+LogicalResult KernelLowering::lowerAtomic(AtomicOp op) {
+  if (fragments.count(op.getValue()))
+    return lowerGlobalAccess(op.getLoc(), op.getValue(), op.getDest(),
+                             op.getOffsets(), /*load=*/false, op.getKind());
+  Location l = op.getLoc();
+  SmallVector<Value> indices;
+  for (Value v : op.getOffsets())
+    indices.push_back(map.lookup(v));
+  Value address = globalAddress(b, l, map.lookup(op.getDest()), indices);
+  Value inside = isLeader();
+  for (auto [d, i] : llvm::enumerate(indices)) {
+    Value dim = memref::DimOp::create(b, l, map.lookup(op.getDest()), d);
+    Value in = arith::AndIOp::create(
+        b, l,
+        arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, i, index(0)),
+        arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, i, dim));
+    inside = arith::AndIOp::create(b, l, inside, in);
+  }
+  emitPredicatedReduction(b, l, inside, address, 0,
+                          map.lookupOrDefault(op.getValue()), op.getKind());
   return success();
 }
 
@@ -545,9 +597,11 @@ LogicalResult KernelLowering::lowerCopy(CopyOp op) {
   case CopyPath::SharedToFragment:
     return copySharedFragment(*this, op, /*store=*/false);
   case CopyPath::GlobalToFragment:
-    return lowerGlobalCopy(op, /*load=*/true);
+    return lowerGlobalAccess(op.getLoc(), op.getDest(), op.getSource(),
+                             op.getSourceOffsets(), /*load=*/true);
   case CopyPath::FragmentToGlobal:
-    return lowerGlobalCopy(op, /*load=*/false);
+    return lowerGlobalAccess(op.getLoc(), op.getSource(), op.getDest(),
+                             op.getDestOffsets(), /*load=*/false);
   case CopyPath::FragmentToFragment:
     break;
   }

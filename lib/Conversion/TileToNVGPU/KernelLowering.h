@@ -183,11 +183,17 @@ public:
   LogicalResult lowerGemm(GemmOp op);
   LogicalResult lowerFill(FillOp op);
   LogicalResult lowerCopy(CopyOp op);
+  LogicalResult lowerAtomic(AtomicOp op);
   LogicalResult lowerReduce(ReduceOp op);
+  LogicalResult lowerReduction(ReductionOp op);
   LogicalResult lowerParallel(ParallelOp op);
   LogicalResult lowerPrint(PrintOp op);
-  /// Copies between global memory and a fragment, either way.
-  LogicalResult lowerGlobalCopy(CopyOp op, bool load);
+  /// Copies between global memory and the fragment `frag` (at `offsets`
+  /// of `memref`), either way, or with `atomic` combines the fragment into
+  /// global memory.
+  LogicalResult lowerGlobalAccess(Location l, Value frag, Value memref,
+                                  ValueRange offsets, bool load,
+                                  std::optional<AtomicKind> atomic = {});
   /// Issues the TMA stores of `copy` (all panels) from one thread.
   void emitTmaStore(CopyOp copy);
   /// A global row into a row of a shared tile, with cp.async (copy_c6).

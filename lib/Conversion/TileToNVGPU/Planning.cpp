@@ -480,6 +480,13 @@ LogicalResult KernelLowering::planFragments() {
   });
   if (walk.wasInterrupted())
     return failure();
+  // A whole-fragment reduction combines one value per warp in shared memory.
+  int64_t warps = kernel.getThreadCount() / sm90::kWarpSize;
+  kernel.walk([&](ReductionOp reduction) {
+    if (warps > 1)
+      reduceScratch[reduction] = reserveShared(
+          warps * reduction.getType().getIntOrFloatBitWidth() / 8);
+  });
   if (sharedBytes > sharedLimit)
     return kernel.emitOpError("needs ")
            << sharedBytes << " bytes of shared memory for its tiles, "

@@ -174,3 +174,70 @@ void tile::emitPredicatedVectorStore(OpBuilder &b, Location l, Value pred,
     constraints += ",r";
   inlinePtx(b, l, Type(), operands, ptx, constraints);
 }
+
+int64_t tile::reductionWidth(Type type, AtomicKind kind) {
+  return kind == AtomicKind::add && (type.isF16() || type.isBF16()) ? 2 : 1;
+}
+
+void tile::emitPredicatedReduction(OpBuilder &b, Location l, Value pred,
+                                   Value address, int64_t byteOffset,
+                                   ValueRange elements, AtomicKind kind) {
+  Type type = elements.front().getType();
+  std::string at = addressOperand(1, byteOffset);
+  if (type.isF16() || type.isBF16()) {
+    // add only (AtomicOp::verify): one half, or two packed in a word.
+    StringRef name = type.isF16() ? "f16" : "bf16";
+    if (elements.size() == 1) {
+      Value half = arith::BitcastOp::create(b, l, b.getI16Type(), elements[0]);
+      inlinePtx(b, l, Type(), ValueRange{pred, address, half},
+                llvm::formatv("@$0 red.global.add.noftz.{0} {1}, $2;", name, at)
+                    .str(),
+                "b,l,h");
+      return;
+    }
+    Value pair = vector::FromElementsOp::create(
+        b, l, VectorType::get({2}, type), elements);
+    Value word = vector::ExtractOp::create(
+        b, l,
+        vector::BitCastOp::create(b, l, VectorType::get({1}, b.getI32Type()),
+                                  pair),
+        0);
+    inlinePtx(b, l, Type(), ValueRange{pred, address, word},
+              llvm::formatv("@$0 red.global.add.noftz.{0}x2 {1}, $2;", name, at)
+                  .str(),
+              "b,l,r");
+    return;
+  }
+  StringRef op = kind == AtomicKind::add   ? "add"
+                 : kind == AtomicKind::max ? "max"
+                                           : "min";
+  if (type.isInteger(32)) {
+    inlinePtx(b, l, Type(), ValueRange{pred, address, elements[0]},
+              llvm::formatv("@$0 red.global.{0}.s32 {1}, $2;", op, at).str(),
+              "b,l,r");
+    return;
+  }
+  if (kind == AtomicKind::add) {
+    inlinePtx(b, l, Type(), ValueRange{pred, address, elements[0]},
+              llvm::formatv("@$0 red.global.add.f32 {0}, $2;", at).str(),
+              "b,l,f");
+    return;
+  }
+  // f32 max (min): the bits of a value with the sign clear order as signed
+  // integers, those of a negative value in reverse as unsigned ones; the
+  // memory's value is either, and each case picks the right one of the
+  // two comparisons.
+  Value bits = arith::BitcastOp::create(b, l, b.getI32Type(), elements[0]);
+  StringRef positive = kind == AtomicKind::max ? "max" : "min";
+  StringRef negative = kind == AtomicKind::max ? "min" : "max";
+  inlinePtx(b, l, Type(), ValueRange{pred, address, bits},
+            llvm::formatv("{{\n\t.reg .pred pos, neg;\n\t"
+                          "setp.ge.s32 pos, $2, 0;\n\t"
+                          "and.pred neg, $0, !pos;\n\t"
+                          "and.pred pos, $0, pos;\n\t"
+                          "@pos red.global.{0}.s32 {2}, $2;\n\t"
+                          "@neg red.global.{1}.u32 {2}, $2;\n\t}",
+                          positive, negative, at)
+                .str(),
+            "b,l,r");
+}

@@ -13,6 +13,8 @@
 #ifndef TILE_LIB_CONVERSION_TILETONVGPU_PREDICATEDACCESS_H
 #define TILE_LIB_CONVERSION_TILETONVGPU_PREDICATEDACCESS_H
 
+#include "tile/Dialect/Tile/IR/TileOps.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Value.h"
 
@@ -52,6 +54,19 @@ SmallVector<Value> emitPredicatedVectorLoad(OpBuilder &b, Location l,
 void emitPredicatedVectorStore(OpBuilder &b, Location l, Value pred,
                                Value address, int64_t byteOffset,
                                ValueRange elements);
+
+/// How many elements of `type` one `red.global` combines with `kind` (two
+/// for an add into f16 or bf16, packed; one otherwise). Vector forms
+/// (`.v4.f32`) need PTX ISA 8.1, past the +ptx80 this lowering targets.
+int64_t reductionWidth(Type type, AtomicKind kind);
+
+/// Combines `elements` (1 or reductionWidth of them, consecutive and
+/// aligned to their size) into memory at `address` + `byteOffset` with one
+/// atomic `red.global` when `pred` holds (AtomicOp: float max and min as
+/// integer max and min on the bits).
+void emitPredicatedReduction(OpBuilder &b, Location l, Value pred,
+                             Value address, int64_t byteOffset,
+                             ValueRange elements, AtomicKind kind);
 
 } // namespace mlir::tile
 

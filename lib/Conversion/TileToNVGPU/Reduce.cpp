@@ -1,9 +1,10 @@
-//===- Reduce.cpp - tile.reduce over a fragment dimension ---------------===//
+//===- Reduce.cpp - tile.reduce and tile.reduction ----------------------===//
 //
 // Three levels, each only where the layout needs it (RegisterLayout.h):
 // the registers of one thread that share a destination element; the lanes
 // of a warp whose index bits move the reduced dimension (butterfly
 // shuffles); the warps that do (through shared scratch, between barriers).
+// A whole-fragment reduction takes every register, lane and warp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -139,5 +140,61 @@ LogicalResult KernelLowering::lowerReduce(ReduceOp op) {
           memref::LoadOp::create(b, l, dst.regs, ValueRange{index(s)}), a);
     memref::StoreOp::create(b, l, result, dst.regs, ValueRange{index(s)});
   }
+  return success();
+}
+
+LogicalResult KernelLowering::lowerReduction(ReductionOp op) {
+  Location l = op.getLoc();
+  const FragmentStorage &src = fragments.lookup(op.getSource());
+  const RegisterLayout &layout = src.layout;
+  Type t = op.getType();
+  ReduceKind kind = op.getKind();
+  // 1. Within the thread. A sum counts a replicated element once: only in
+  // the thread whose replicating index bits (lane or warp bits that move
+  // no coordinate) are all zero.
+  Value acc = identity(b, l, kind, t);
+  for (int64_t r = 0; r < layout.numRegs(); ++r) {
+    Value x = memref::LoadOp::create(b, l, src.regs, ValueRange{index(r)});
+    if (kind == ReduceKind::absmax)
+      x = math::AbsFOp::create(b, l, x);
+    acc = combine(b, l, kind, acc, x);
+  }
+  if (kind == ReduceKind::sum && layout.replicatingThreadBits())
+    acc = arith::SelectOp::create(b, l, layout.isOwner(b, l, threadId), acc,
+                                  identity(b, l, kind, t));
+  // 2. Across the warp's lanes.
+  Value width = arith::ConstantIntOp::create(b, l, sm90::kWarpSize, 32);
+  for (int64_t mask = sm90::kWarpSize / 2; mask >= 1; mask /= 2) {
+    Value offset = arith::ConstantIntOp::create(b, l, mask, 32);
+    auto shuffle =
+        gpu::ShuffleOp::create(b, l, acc, offset, width, gpu::ShuffleMode::XOR);
+    acc = combine(b, l, kind, acc, shuffle.getShuffleResult());
+  }
+  // 3. Across the warps, through one value per warp in shared scratch.
+  int64_t warps = kernel.getThreadCount() / sm90::kWarpSize;
+  if (warps > 1) {
+    auto scratchType =
+        MemRefType::get({warps}, t, MemRefLayoutAttrInterface(),
+                        gpu::AddressSpaceAttr::get(
+                            b.getContext(), gpu::AddressSpace::Workgroup));
+    Value scratch =
+        memref::ViewOp::create(b, l, scratchType, sharedBase,
+                               index(reduceScratch.lookup(op)), ValueRange{});
+    Value lane = arith::RemUIOp::create(b, l, threadId, index(sm90::kWarpSize));
+    Value warp = arith::DivUIOp::create(b, l, threadId, index(sm90::kWarpSize));
+    Value first =
+        arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, lane, index(0));
+    emitBarrier(); // earlier readers of the scratch are done
+    emitIf(first, [&] {
+      memref::StoreOp::create(b, l, acc, scratch, ValueRange{warp});
+    });
+    emitBarrier();
+    acc = identity(b, l, kind, t);
+    for (int64_t w = 0; w < warps; ++w)
+      acc =
+          combine(b, l, kind, acc,
+                  memref::LoadOp::create(b, l, scratch, ValueRange{index(w)}));
+  }
+  map.map(op.getResult(), acc);
   return success();
 }

@@ -186,6 +186,30 @@ SmallVector<int64_t> RegisterLayout::laneMasksAlong(unsigned dim) const {
   return masks;
 }
 
+int64_t RegisterLayout::replicatingThreadBits() const {
+  auto zero = [](const Coord &base) {
+    return llvm::all_of(base, [](int64_t c) { return c == 0; });
+  };
+  int64_t bits = 0;
+  for (auto [k, base] : llvm::enumerate(laneBases))
+    if (zero(base))
+      bits |= int64_t(1) << k;
+  for (auto [k, base] : llvm::enumerate(warpBases))
+    if (zero(base))
+      bits |= int64_t(1) << (laneBases.size() + k);
+  return bits;
+}
+
+Value RegisterLayout::isOwner(OpBuilder &b, Location loc, Value tid) const {
+  int64_t bits = replicatingThreadBits();
+  if (!bits)
+    return arith::ConstantIntOp::create(b, loc, 1, 1);
+  Value masked = arith::AndIOp::create(
+      b, loc, tid, arith::ConstantIndexOp::create(b, loc, bits));
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, masked,
+                               arith::ConstantIndexOp::create(b, loc, 0));
+}
+
 SmallVector<unsigned> RegisterLayout::warpBitsAlong(unsigned dim) const {
   SmallVector<unsigned> bits;
   for (auto [k, base] : llvm::enumerate(warpBases))

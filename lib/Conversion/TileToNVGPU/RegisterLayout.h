@@ -37,6 +37,13 @@ public:
   SmallVector<int64_t> laneMasksAlong(unsigned dim) const;
   /// Warp index bits that move the coordinate along `dim`.
   SmallVector<unsigned> warpBitsAlong(unsigned dim) const;
+  /// The bits of the thread index (lane bits, then warp bits from bit 5)
+  /// that move no coordinate: threads that differ only in them hold the
+  /// same elements. An element is owned by the thread whose replicating
+  /// bits are all zero.
+  int64_t replicatingThreadBits() const;
+  /// Whether thread `tid` owns its elements (true when none replicates).
+  Value isOwner(OpBuilder &b, Location loc, Value tid) const;
   /// The layout with `dim` removed (a #tile.slice of this one).
   RegisterLayout slice(unsigned dim) const;
   /// The register of `sliced` (this layout's slice along `dim`) that holds

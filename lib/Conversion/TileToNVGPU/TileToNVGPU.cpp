@@ -140,7 +140,9 @@ static const OpEmitter *emitterOf(Operation *op) {
       entry<GemmOp, &KernelLowering::lowerGemm>(),
       entry<FillOp, &KernelLowering::lowerFill>(),
       entry<CopyOp, &KernelLowering::lowerCopy>(),
+      entry<AtomicOp, &KernelLowering::lowerAtomic>(),
       entry<ReduceOp, &KernelLowering::lowerReduce>(),
+      entry<ReductionOp, &KernelLowering::lowerReduction>(),
       entry<ParallelOp, &KernelLowering::lowerParallel>(),
       entry<PrintOp, &KernelLowering::lowerPrint>(),
   };

@@ -707,7 +707,7 @@ tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
 tile.kernel @atomic(%X: memref<?xf32>) grid [1] threads 128 {
   %c0 = arith.constant 0 : index
   %one = arith.constant 1.0 : f32
-  // expected-error @+1 {{kernel_c10: writes memory in a tile.kernel, where it would run once per thread of every block; write through tile operations (tile.copy)}}
+  // expected-error @+1 {{kernel_c10: writes memory in a tile.kernel, where it would run once per thread of every block; write through tile operations (tile.copy, or tile.atomic to combine)}}
   %old = memref.atomic_rmw addf %one, %X[%c0] : (f32, memref<?xf32>) -> f32
 }
 
@@ -753,4 +753,83 @@ tile.kernel @copy_index(%A: memref<?x?xindex>) grid [1] threads 128 {
   %a = tile.alloc_fragment : !tile.fragment<16x128xf32>
   // expected-error @+1 {{copy_c7: the memref holds index, whose width in memory the target decides; copy integers or floats (i64 for an index)}}
   tile.copy %A[%c0, %c0] -> %a : memref<?x?xindex> -> !tile.fragment<16x128xf32>
+}
+
+// -----
+
+tile.kernel @k(%C: memref<?x?xf32>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %x = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  // expected-error @+1 {{atomic_c1: 1 offset(s) for a rank-2 memref; give one per dimension}}
+  tile.atomic add %x -> %C[%c0] : !tile.fragment<64x64xf32> -> memref<?x?xf32>
+}
+
+// -----
+
+tile.kernel @k(%C: memref<?xf32>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %x = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  // expected-error @+1 {{atomic_c1: a rank-2 fragment cannot span a rank-1 memref}}
+  tile.atomic add %x -> %C[%c0] : !tile.fragment<64x64xf32> -> memref<?xf32>
+}
+
+// -----
+
+tile.kernel @k(%C: memref<?x?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %x = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  // expected-error @+1 {{atomic_c2: max cannot combine into 'f16' memory; max takes f32 or i32 (combine in f32 and convert after)}}
+  tile.atomic max %x -> %C[%c0, %c0] : !tile.fragment<64x64xf32> -> memref<?x?xf16>
+}
+
+// -----
+
+tile.kernel @k(%C: memref<?x?xf64>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %x = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  // expected-error @+1 {{atomic_c2: add cannot combine into 'f64' memory; add takes f32, f16, bf16 or i32}}
+  tile.atomic add %x -> %C[%c0, %c0] : !tile.fragment<64x64xf32> -> memref<?x?xf64>
+}
+
+// -----
+
+tile.kernel @k(%C: memref<?xf32>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %one = arith.constant 1 : i32
+  // expected-error @+1 {{atomic_c2: a scalar of 'i32' cannot combine into 'f32' memory; expected the memref's element type}}
+  tile.atomic add %one -> %C[%c0] : i32 -> memref<?xf32>
+}
+
+// -----
+
+tile.kernel @k(%C: memref<?xi32>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %x = tile.alloc_fragment : !tile.fragment<64xf32>
+  // expected-error @+1 {{atomic_c2: a fragment of 'f32' cannot combine into 'i32' memory; expected the memref's element type}}
+  tile.atomic add %x -> %C[%c0] : !tile.fragment<64xf32> -> memref<?xi32>
+}
+
+// -----
+
+tile.kernel @k(%C: memref<?xf32>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %m = memref.alloc() : memref<4xf32>
+  // expected-error @+1 {{atomic_c1: the value is 'memref<4xf32>'; expected a fragment or a scalar}}
+  tile.atomic add %m -> %C[%c0] : memref<4xf32> -> memref<?xf32>
+}
+
+// -----
+
+tile.kernel @k(%C: memref<?xf32>) grid [1] threads 128 {
+  %x = tile.alloc_fragment : !tile.fragment<64xf32>
+  // expected-error @+1 {{reduction_c1: the result is 'f16'; it must be the source's element type 'f32'}}
+  %s = tile.reduction sum %x : !tile.fragment<64xf32> -> f16
+}
+
+// -----
+
+tile.kernel @k(%C: memref<?xf32>) grid [1] threads 128 {
+  %x = tile.alloc_fragment : !tile.fragment<64xi32>
+  // expected-error @+1 {{reduction_c1: only float fragments are reduced, got 'i32'}}
+  %s = tile.reduction sum %x : !tile.fragment<64xi32> -> i32
 }

@@ -479,7 +479,8 @@ static LogicalResult verifyMemoryWrites(KernelOp kernel) {
       return WalkResult::advance();
     op->emitOpError("kernel_c10: writes memory in a tile.kernel, where it "
                     "would run once per thread of every block; write "
-                    "through tile operations (tile.copy)");
+                    "through tile operations (tile.copy, or tile.atomic to "
+                    "combine)");
     return WalkResult::interrupt();
   });
   return failure(walk.wasInterrupted());

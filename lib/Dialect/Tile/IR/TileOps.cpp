@@ -193,6 +193,74 @@ LogicalResult PrintOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// ReductionOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReductionOp::verify() {
+  Type elt = getSource().getType().getElementType();
+  if (elt != getResult().getType())
+    return emitOpError("reduction_c1: the result is ")
+           << getResult().getType() << "; it must be the source's element type "
+           << elt;
+  if (!isa<FloatType, ParamType>(elt))
+    return emitOpError("reduction_c1: only float fragments are reduced, got ")
+           << elt;
+  return success();
+}
+
+void ReductionOp::getAsmResultNames(
+    function_ref<void(Value, StringRef)> setNameFn) {
+  setNameFn(getResult(), stringifyReduceKind(getKind()));
+}
+
+//===----------------------------------------------------------------------===//
+// AtomicOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult AtomicOp::verify() {
+  auto dest = cast<MemRefType>(getDest().getType());
+  if ((int64_t)getOffsets().size() != dest.getRank())
+    return emitOpError("atomic_c1: ")
+           << getOffsets().size() << " offset(s) for a rank-" << dest.getRank()
+           << " memref; give one per dimension";
+  Type value = getValue().getType();
+  auto fragment = dyn_cast<FragmentType>(value);
+  if (!fragment && isa<ShapedType>(value))
+    return emitOpError("atomic_c1: the value is ")
+           << value << "; expected a fragment or a scalar";
+  if (fragment && fragment.getRank() > dest.getRank())
+    return emitOpError("atomic_c1: a rank-")
+           << fragment.getRank() << " fragment cannot span a rank-"
+           << dest.getRank() << " memref";
+  // A parameter's element type is checked once it is bound.
+  Type memT = dest.getElementType();
+  Type valT = fragment ? fragment.getElementType() : value;
+  if (isa<ParamType>(memT) || isa<ParamType>(valT))
+    return success();
+  bool isAdd = getKind() == AtomicKind::add;
+  bool memOk = memT.isF32() || memT.isInteger(32) ||
+               (isAdd && (memT.isF16() || memT.isBF16()));
+  if (!memOk)
+    return emitOpError("atomic_c2: ")
+           << stringifyAtomicKind(getKind()) << " cannot combine into " << memT
+           << " memory; " << stringifyAtomicKind(getKind()) << " takes "
+           << (isAdd ? "f32, f16, bf16 or i32"
+                     : "f32 or i32 (combine in "
+                       "f32 and convert after)");
+  bool valOk =
+      fragment ? (isa<FloatType>(memT) ? isa<FloatType>(valT) : valT == memT)
+               : valT == memT;
+  if (!valOk)
+    return emitOpError("atomic_c2: ")
+           << (fragment ? "a fragment of " : "a scalar of ") << valT
+           << " cannot combine into " << memT << " memory; "
+           << (fragment && isa<FloatType>(memT)
+                   ? "expected float elements"
+                   : "expected the memref's element type");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // CopyOp
 //===----------------------------------------------------------------------===//
 

@@ -201,6 +201,10 @@ LogicalResult LayoutSolver::run() {
     if (auto m = dyn_cast<MemRefType>(copy.getDest().getType()))
       globalType[copy.getSource()] = m.getElementType();
   });
+  kernel.walk([&](AtomicOp atomic) {
+    globalType[atomic.getValue()] =
+        cast<MemRefType>(atomic.getDest().getType()).getElementType();
+  });
 
   while (true) {
     bool changed = true;

@@ -32,6 +32,12 @@ def Tile_ReduceKind : I32EnumAttr<"ReduceKind", "a reduction", [
   let cppNamespace = "::mlir::tile";
 }
 
+def Tile_AtomicKind : I32EnumAttr<"AtomicKind", "an atomic combine", [
+    I32EnumAttrCase<"add", 0>, I32EnumAttrCase<"max", 1>,
+    I32EnumAttrCase<"min", 2>]> {
+  let cppNamespace = "::mlir::tile";
+}
+
 def Tile_GlobalMemRef : MemRefRankOf<[AnyType], [1, 2, 3, 4]>;
 
 // A size held in an attribute: an integer, or a reference to an integer
@@ -71,7 +77,8 @@ def Tile_KernelOp : Tile_Op<"kernel", [Symbol, IsolatedFromAbove,
     - kernel_c10: the body writes memory through tile operations only. It is
       the code of a whole block, run by each of its threads: an op of another
       dialect that writes memory (`memref.store`, `memref.atomic_rmw`) would
-      write once per thread.
+      write once per thread; `tile.atomic` combines into memory for the
+      block.
 
     A parametric kernel declares named parameters with their defaults
     (`params`): integers (and booleans, `i1`) for block sizes, stages,
@@ -415,6 +422,52 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
   let hasVerifier = 1;
 }
 
+def Tile_AtomicOp : Tile_Op<"atomic"> {
+  let summary = "combines a fragment or a scalar into global memory atomically";
+  let description = [{
+    `dest[offsets + i] = dest[offsets + i] kind value[i]` for every element
+    `i` of the fragment `value` that falls inside `dest` (the others are
+    skipped, as `tile.copy` skips them), each element one atomic
+    read-modify-write (relaxed, at GPU scope). Blocks that combine into the
+    same elements (the partial tiles of a split-K GEMM, per-block sums) need
+    no other synchronisation; the order in which they do is unspecified,
+    so float sums may differ in their last bits from run to run. The
+    fragment's elements are converted to the memref's element type first
+    (`arith.truncf` semantics, as `tile.copy` converts). A scalar `value`
+    (uniform across the block) is combined once per block, at `offsets`.
+
+    On sm_90a an element is one `red.global` instruction; a float add into
+    f16 or bf16 memory combines two neighbouring elements per instruction
+    (`f16x2`, `bf16x2`) where the layout gives a thread both; a float max
+    or min is an integer max (or min) on the bits, signed for
+    non-negative values and unsigned for negative ones, which orders every
+    float but NaN.
+
+    Constraints:
+    - atomic_c1: `dest` is a memref with one offset per dimension; a
+      fragment `value` has at most its rank (it spans the innermost
+      dimensions, as in copy_c2).
+    - atomic_c2: `add` combines f32, f16, bf16 or i32 memory, `max` and
+      `min` f32 or i32; a scalar has the memref's element type, and a
+      fragment's elements are floats when the memref's are (converted) or
+      the memref's integer type.
+
+    Example:
+    ```mlir
+    tile.atomic add %acc -> %C[%m0, %n0] : !tile.fragment<128x128xf32> -> memref<?x?xf32>
+    tile.atomic max %m -> %Out[%c0] : f32 -> memref<?xf32>
+    ```
+  }];
+  let arguments = (ins Tile_AtomicKind:$kind, Arg<AnyType, "", [MemRead]>:$value,
+                       Arg<AnyMemRef, "", [MemRead, MemWrite]>:$dest,
+                       Variadic<Index>:$offsets);
+  let assemblyFormat = [{
+    $kind $value `->` $dest `[` $offsets `]` attr-dict `:` type($value) `->`
+    type($dest)
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_GemmOp : Tile_Op<"gemm"> {
   let summary = "accumulates a tile matrix product on tensor cores";
   let description = [{
@@ -488,6 +541,34 @@ def Tile_ReduceOp : Tile_Op<"reduce"> {
   let assemblyFormat = [{
     $kind $source `->` $dest attr-dict `:` qualified(type($source)) `->`
     qualified(type($dest))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_ReductionOp : Tile_Op<"reduction", [
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
+  let summary = "reduces a whole fragment to one value";
+  let description = [{
+    `result = kind over every element of source` (`sum`, `max`, `min`,
+    `absmax`): one value, the same in every thread of the block, for
+    arithmetic, `tile.atomic` or `tile.print` (the per-block partial of a
+    global sum, the absmax of a scale). Elements that the fragment's layout
+    replicates over threads count once.
+
+    Constraints:
+    - reduction_c1: the result has the source's element type, a float (or
+      the same type parameter).
+
+    Example:
+    ```mlir
+    %total = tile.reduction sum %x : !tile.fragment<4x1024xf32> -> f32
+    ```
+  }];
+  let arguments = (ins Tile_ReduceKind:$kind,
+                       Arg<Tile_FragmentType, "", [MemRead]>:$source);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = [{
+    $kind $source attr-dict `:` qualified(type($source)) `->` type($result)
   }];
   let hasVerifier = 1;
 }
