@@ -15,28 +15,32 @@
 // kernel keeps key j for query row i when j <= min(i, S - 1), one compare
 // per score against a per-row limit, and skips the blocks past the
 // diagonal. Only the key blocks that reach the diagonal or the end of the
-// sequence are masked, in a branch of the loop body. The contracts: Q, K,
-// V and O share batch and heads, their head_dim is D, V has K's sequence
-// and O has Q's.
+// sequence are masked, in a branch of the loop body. GROUP query heads
+// share one key/value head (grouped-query attention; 1 for multi-head, the
+// query heads for multi-query): head h reads K and V of head h / GROUP.
+// The contracts: Q, K, V and O share batch, K and V have GROUP times fewer
+// heads than Q and O, their head_dim is D, V has K's sequence and O has
+// Q's.
 //
 // Instances:
 //   attention_d64_T, attention_d128_T                 not causal
 //   attention_causal_d64_T, attention_causal_d128_T   causal
-// for T = f16 and bf16.
+// for T = f16 and bf16; attention_gqa4_d128_f16 and its causal twin (four
+// query heads a key/value head, Llama's 32 over 8).
 
 module {
   tile.kernel @attention(%Q: memref<?x?x?x?x!tile.param<"T">>,
       %K: memref<?x?x?x?x!tile.param<"T">>, %V: memref<?x?x?x?x!tile.param<"T">>,
       %O: memref<?x?x?x?x!tile.param<"T">>, %scale: f32)
-      params {D = 128, CAUSAL = false, BM = 128, BN = 128, STAGES = 3,
-              THREADS = 256, MINB = 1, T = f16}
+      params {D = 128, CAUSAL = false, GROUP = 1, BM = 128, BN = 128,
+              STAGES = 3, THREADS = 256, MINB = 1, T = f16}
       space {D = [64, 128], BM = [64, 128], BN = [64, 128],
              STAGES = [1, 2, 3, 4], THREADS = [128, 256], MINB = [1, 2],
              T = [f16, bf16]}
       where [BM mod (THREADS floordiv 2) == 0]
       grid [%Q[2] / BM, %Q[1] / 1, %Q[0] / 1] threads THREADS
       requires [%K[0] == %Q[0], %V[0] == %Q[0], %O[0] == %Q[0],
-                %K[1] == %Q[1], %V[1] == %Q[1], %O[1] == %Q[1],
+                %K[1] * GROUP == %Q[1], %V[1] == %K[1], %O[1] == %Q[1],
                 %Q[3] == D, %K[3] == D, %V[3] == D, %O[3] == D,
                 %V[2] == %K[2], %O[2] == %Q[2]]
       attributes {min_blocks_per_sm = #tile.param<"MINB">} {
@@ -54,6 +58,8 @@ module {
     %qb = tile.block_id x
     %h = tile.block_id y
     %b = tile.block_id z
+    %group = tile.param "GROUP" : index
+    %hkv = arith.divui %h, %group : index
     %m0 = arith.muli %qb, %cbm : index
     %skv = memref.dim %K, %c2 : memref<?x?x?x?x!tile.param<"T">>
     %nkv = arith.ceildivui %skv, %cbn : index
@@ -89,8 +95,8 @@ module {
     tile.fill %l, %zero : !tile.fragment<?xf32>, f32
     tile.pipelined %j = %c0 to %nblk step %c1 num_stages STAGES {
       %n0 = arith.muli %j, %cbn : index
-      tile.copy %K[%b, %h, %n0, %c0] -> %k : memref<?x?x?x?x!tile.param<"T">> -> !tile.shared<?x?x!tile.param<"T">>
-      tile.copy %V[%b, %h, %n0, %c0] -> %v : memref<?x?x?x?x!tile.param<"T">> -> !tile.shared<?x?x!tile.param<"T">>
+      tile.copy %K[%b, %hkv, %n0, %c0] -> %k : memref<?x?x?x?x!tile.param<"T">> -> !tile.shared<?x?x!tile.param<"T">>
+      tile.copy %V[%b, %hkv, %n0, %c0] -> %v : memref<?x?x?x?x!tile.param<"T">> -> !tile.shared<?x?x!tile.param<"T">>
       // S = Q . K^T: K is N x K (K-major), the layout warpgroup MMA reads.
       tile.fill %s, %zero : !tile.fragment<?x?xf32>, f32
       tile.gemm %q, %k, %s {transpose_b} : !tile.shared<?x?x!tile.param<"T">>, !tile.shared<?x?x!tile.param<"T">>, !tile.fragment<?x?xf32>
@@ -180,4 +186,6 @@ module {
   tile.instance @attention_d128_bf16 = @attention {D = 128, T = bf16}
   tile.instance @attention_causal_d64_bf16 = @attention {D = 64, MINB = 2, CAUSAL = true, T = bf16}
   tile.instance @attention_causal_d128_bf16 = @attention {D = 128, CAUSAL = true, T = bf16}
+  tile.instance @attention_gqa4_d128_f16 = @attention {D = 128, GROUP = 4}
+  tile.instance @attention_gqa4_causal_d128_f16 = @attention {D = 128, GROUP = 4, CAUSAL = true}
 }
