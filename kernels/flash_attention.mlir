@@ -106,9 +106,7 @@ module {
       scf.if %edge {
         // Key n0 + jj is kept for query row m0 + i when n0 + jj <= S - 1
         // and, causal, n0 + jj <= m0 + i.
-        tile.parallel outs(%s : !tile.fragment<?x?xf32>) attributes {
-            indexing_maps = [affine_map<(i, j) -> (i, j)>]} {
-        ^bb0(%x: f32):
+        tile.parallel outs(%x = %s : !tile.fragment<?x?xf32>) {
           %i = tile.index 0
           %row = arith.addi %m0, %i : index
           %rowlastc = arith.minui %row, %lastkey : index
@@ -125,35 +123,28 @@ module {
       // Online softmax: new row maximum, rescale factor, probabilities.
       tile.copy %m -> %mold : !tile.fragment<?xf32> -> !tile.fragment<?xf32>
       tile.reduce max %s -> %m {dim = 1 : i64} : !tile.fragment<?x?xf32> -> !tile.fragment<?xf32>
-      tile.parallel ins(%mold, %m : !tile.fragment<?xf32>, !tile.fragment<?xf32>)
-          outs(%alpha : !tile.fragment<?xf32>) attributes {indexing_maps = [
-            affine_map<(i) -> (i)>, affine_map<(i) -> (i)>, affine_map<(i) -> (i)>]} {
-      ^bb0(%mo: f32, %mn: f32, %a: f32):
+      tile.parallel ins(%mo = %mold, %mn = %m : !tile.fragment<?xf32>, !tile.fragment<?xf32>)
+          outs(%a = %alpha : !tile.fragment<?xf32>) {
         %d = arith.subf %mo, %mn : f32
         %y = arith.mulf %d, %qk : f32
         %e = math.exp2 %y : f32
         tile.yield %e : f32
       }
-      tile.parallel ins(%m : !tile.fragment<?xf32>) outs(%s : !tile.fragment<?x?xf32>)
-          attributes {indexing_maps = [affine_map<(i, j) -> (i)>,
-                                       affine_map<(i, j) -> (i, j)>]} {
-      ^bb0(%mx: f32, %x: f32):
+      tile.parallel ins(%mx = %m[0] : !tile.fragment<?xf32>)
+          outs(%x = %s : !tile.fragment<?x?xf32>) {
         %mq = arith.mulf %mx, %nqk : f32
         %y = math.fma %x, %qk, %mq : f32
         %e = math.exp2 %y : f32
         tile.yield %e : f32
       }
-      tile.parallel ins(%alpha : !tile.fragment<?xf32>) outs(%l : !tile.fragment<?xf32>)
-          attributes {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>]} {
-      ^bb0(%a: f32, %x: f32):
+      tile.parallel ins(%a = %alpha : !tile.fragment<?xf32>)
+          outs(%x = %l : !tile.fragment<?xf32>) {
         %r = arith.mulf %x, %a : f32
         tile.yield %r : f32
       }
       tile.reduce sum %s -> %l {dim = 1 : i64} : !tile.fragment<?x?xf32> -> !tile.fragment<?xf32>
-      tile.parallel ins(%alpha : !tile.fragment<?xf32>) outs(%o : !tile.fragment<?x?xf32>)
-          attributes {indexing_maps = [affine_map<(i, j) -> (i)>,
-                                       affine_map<(i, j) -> (i, j)>]} {
-      ^bb0(%a: f32, %x: f32):
+      tile.parallel ins(%a = %alpha[0] : !tile.fragment<?xf32>)
+          outs(%x = %o : !tile.fragment<?x?xf32>) {
         %r = arith.mulf %x, %a : f32
         tile.yield %r : f32
       }
@@ -163,16 +154,12 @@ module {
       tile.gemm %pf, %v, %o : !tile.fragment<?x?x!tile.param<"T">>, !tile.shared<?x?x!tile.param<"T">>, !tile.fragment<?x?xf32>
     }
     // O / l, one division per row.
-    tile.parallel outs(%l : !tile.fragment<?xf32>) attributes {
-        indexing_maps = [affine_map<(i) -> (i)>]} {
-    ^bb0(%sum: f32):
+    tile.parallel outs(%sum = %l : !tile.fragment<?xf32>) {
       %inv = arith.divf %one, %sum : f32
       tile.yield %inv : f32
     }
-    tile.parallel ins(%l : !tile.fragment<?xf32>) outs(%o : !tile.fragment<?x?xf32>)
-        attributes {indexing_maps = [affine_map<(i, j) -> (i)>,
-                                     affine_map<(i, j) -> (i, j)>]} {
-    ^bb0(%inv: f32, %x: f32):
+    tile.parallel ins(%inv = %l[0] : !tile.fragment<?xf32>)
+        outs(%x = %o : !tile.fragment<?x?xf32>) {
       %r = arith.mulf %x, %inv : f32
       tile.yield %r : f32
     }

@@ -80,11 +80,8 @@ module {
       tile.copy %B[%k0, %n0] -> %b : memref<?x?x!tile.param<"T">> -> !tile.shared<?x?x!tile.param<"T">>
       tile.gemm %a, %b, %acc : !tile.shared<?x?x!tile.param<"T">>, !tile.shared<?x?x!tile.param<"T">>, !tile.fragment<?x?xf32>
     }
-    tile.parallel ins(%acc, %bv : !tile.fragment<?x?xf32>, !tile.fragment<?xf32>)
-        outs(%acc : !tile.fragment<?x?xf32>) attributes {indexing_maps = [
-          affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>,
-          affine_map<(i, j) -> (i, j)>]} {
-    ^bb0(%x: f32, %bj: f32, %o: f32):
+    tile.parallel ins(%x = %acc, %bj = %bv[1] : !tile.fragment<?x?xf32>, !tile.fragment<?xf32>)
+        outs(%o = %acc : !tile.fragment<?x?xf32>) {
       %y = arith.addf %x, %bj : f32
       %phi = scf.if %erf -> f32 {
         %t = math.absf %y : f32

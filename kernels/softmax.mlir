@@ -129,9 +129,7 @@ module {
             %n32 = arith.index_cast %n : index to i32
             %lo = arith.select %first, %skew, %c0 : index
             %lo32 = arith.index_cast %lo : index to i32
-            tile.parallel outs(%x : !tile.fragment<?x?xf32>) attributes {
-                indexing_maps = [affine_map<(i, j) -> (i, j)>]} {
-            ^bb0(%v: f32):
+            tile.parallel outs(%v = %x : !tile.fragment<?x?xf32>) {
               %j = tile.index 1
               %j32 = arith.index_cast %j : index to i32
               %below = arith.cmpi slt, %j32, %n32 : i32
@@ -146,10 +144,8 @@ module {
           scf.if %keep {
             tile.copy %x -> %row[%k, %c0] : !tile.fragment<?x?xf32> -> !tile.shared<8x?x!tile.param<"T">>
           }
-          tile.parallel ins(%x : !tile.fragment<?x?xf32>) outs(%acc : !tile.fragment<?x?xf32>)
-              attributes {indexing_maps = [affine_map<(i, j) -> (i, j)>,
-                                           affine_map<(i, j) -> (i, j)>]} {
-          ^bb0(%v: f32, %a: f32):
+          tile.parallel ins(%v = %x : !tile.fragment<?x?xf32>)
+              outs(%a = %acc : !tile.fragment<?x?xf32>) {
             %r = arith.maximumf %a, %v : f32
             tile.yield %r : f32
           }
@@ -159,11 +155,8 @@ module {
         tile.pipelined %k = %c0 to %chunks step %c1 num_stages 1 {
           tile.copy %row[%k, %c0] -> %x : !tile.shared<8x?x!tile.param<"T">> -> !tile.fragment<?x?xf32>
           // exp(v - m) as 2^(v log2(e) - m log2(e)): one fma and ex2.
-          tile.parallel ins(%m, %x : !tile.fragment<?xf32>, !tile.fragment<?x?xf32>)
-              outs(%acc : !tile.fragment<?x?xf32>) attributes {indexing_maps = [
-                affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>,
-                affine_map<(i, j) -> (i, j)>]} {
-          ^bb0(%mx: f32, %v: f32, %a: f32):
+          tile.parallel ins(%mx = %m[0], %v = %x : !tile.fragment<?xf32>, !tile.fragment<?x?xf32>)
+              outs(%a = %acc : !tile.fragment<?x?xf32>) {
             %vl = arith.mulf %v, %log2e : f32
             %ml = arith.mulf %mx, %log2e : f32
             %d = arith.subf %vl, %ml : f32
@@ -186,9 +179,7 @@ module {
           %lo = arith.select %first, %skew, %c0 : index
           %lo32 = arith.index_cast %lo : index to i32
           tile.copy %X[%r0, %col0] -> %x : memref<?x?x!tile.param<"T">> -> !tile.fragment<?x?xf32>
-          tile.parallel outs(%x : !tile.fragment<?x?xf32>) attributes {
-              indexing_maps = [affine_map<(i, j) -> (i, j)>]} {
-          ^bb0(%v: f32):
+          tile.parallel outs(%v = %x : !tile.fragment<?x?xf32>) {
             %j = tile.index 1
             %j32 = arith.index_cast %j : index to i32
             %below = arith.cmpi slt, %j32, %n32 : i32
@@ -200,19 +191,15 @@ module {
           tile.copy %m -> %mold : !tile.fragment<?xf32> -> !tile.fragment<?xf32>
           tile.reduce max %x -> %m {dim = 1 : i64} : !tile.fragment<?x?xf32> -> !tile.fragment<?xf32>
           // s = s * exp(m_old - m) + sum(exp(x - m))
-          tile.parallel ins(%mold, %m : !tile.fragment<?xf32>, !tile.fragment<?xf32>)
-              outs(%s : !tile.fragment<?xf32>) attributes {indexing_maps = [
-                affine_map<(i) -> (i)>, affine_map<(i) -> (i)>, affine_map<(i) -> (i)>]} {
-          ^bb0(%mo: f32, %mn: f32, %sv: f32):
+          tile.parallel ins(%mo = %mold, %mn = %m : !tile.fragment<?xf32>, !tile.fragment<?xf32>)
+              outs(%sv = %s : !tile.fragment<?xf32>) {
             %d = arith.subf %mo, %mn : f32
             %e = math.exp %d : f32
             %r = arith.mulf %sv, %e : f32
             tile.yield %r : f32
           }
-          tile.parallel ins(%m : !tile.fragment<?xf32>) outs(%x : !tile.fragment<?x?xf32>)
-              attributes {indexing_maps = [affine_map<(i, j) -> (i)>,
-                                           affine_map<(i, j) -> (i, j)>]} {
-          ^bb0(%mx: f32, %v: f32):
+          tile.parallel ins(%mx = %m[0] : !tile.fragment<?xf32>)
+              outs(%v = %x : !tile.fragment<?x?xf32>) {
             %d = arith.subf %v, %mx : f32
             %e = math.exp %d : f32
             tile.yield %e : f32
@@ -220,9 +207,7 @@ module {
           tile.reduce sum %x -> %s {dim = 1 : i64} : !tile.fragment<?x?xf32> -> !tile.fragment<?xf32>
         }
       }
-      tile.parallel outs(%s : !tile.fragment<?xf32>) attributes {
-          indexing_maps = [affine_map<(i) -> (i)>]} {
-      ^bb0(%sum: f32):
+      tile.parallel outs(%sum = %s : !tile.fragment<?xf32>) {
         %inv = arith.divf %one, %sum : f32
         tile.yield %inv : f32
       }
@@ -234,11 +219,8 @@ module {
         } else {
           tile.copy %X[%r0, %col0] -> %x : memref<?x?x!tile.param<"T">> -> !tile.fragment<?x?xf32>
         }
-        tile.parallel ins(%m, %s : !tile.fragment<?xf32>, !tile.fragment<?xf32>)
-            outs(%x : !tile.fragment<?x?xf32>) attributes {indexing_maps = [
-              affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i)>,
-              affine_map<(i, j) -> (i, j)>]} {
-        ^bb0(%mx: f32, %inv: f32, %v: f32):
+        tile.parallel ins(%mx = %m[0], %inv = %s[0] : !tile.fragment<?xf32>, !tile.fragment<?xf32>)
+            outs(%v = %x : !tile.fragment<?x?xf32>) {
           %vl = arith.mulf %v, %log2e : f32
           %ml = arith.mulf %mx, %log2e : f32
           %d = arith.subf %vl, %ml : f32
@@ -253,9 +235,7 @@ module {
       %n32 = arith.index_cast %n : index to i32
       tile.copy %X[%r0, %c0] -> %x : memref<?x?x!tile.param<"T">> -> !tile.fragment<?x?xf32>
       // Columns past the end of the row do not take part.
-      tile.parallel outs(%x : !tile.fragment<?x?xf32>) attributes {
-          indexing_maps = [affine_map<(i, j) -> (i, j)>]} {
-      ^bb0(%v: f32):
+      tile.parallel outs(%v = %x : !tile.fragment<?x?xf32>) {
         %j = tile.index 1
         %j32 = arith.index_cast %j : index to i32
         %in = arith.cmpi slt, %j32, %n32 : i32
@@ -263,26 +243,20 @@ module {
         tile.yield %w : f32
       }
       tile.reduce max %x -> %m {dim = 1 : i64, clear} : !tile.fragment<?x?xf32> -> !tile.fragment<?xf32>
-      tile.parallel ins(%m : !tile.fragment<?xf32>) outs(%x : !tile.fragment<?x?xf32>)
-          attributes {indexing_maps = [affine_map<(i, j) -> (i)>,
-                                       affine_map<(i, j) -> (i, j)>]} {
-      ^bb0(%mx: f32, %v: f32):
+      tile.parallel ins(%mx = %m[0] : !tile.fragment<?xf32>)
+          outs(%v = %x : !tile.fragment<?x?xf32>) {
         %d = arith.subf %v, %mx : f32
         %e = math.exp %d : f32
         tile.yield %e : f32
       }
       tile.reduce sum %x -> %s {dim = 1 : i64, clear} : !tile.fragment<?x?xf32> -> !tile.fragment<?xf32>
       // One division per row, then products.
-      tile.parallel outs(%s : !tile.fragment<?xf32>) attributes {
-          indexing_maps = [affine_map<(i) -> (i)>]} {
-      ^bb0(%sum: f32):
+      tile.parallel outs(%sum = %s : !tile.fragment<?xf32>) {
         %inv = arith.divf %one, %sum : f32
         tile.yield %inv : f32
       }
-      tile.parallel ins(%s : !tile.fragment<?xf32>) outs(%x : !tile.fragment<?x?xf32>)
-          attributes {indexing_maps = [affine_map<(i, j) -> (i)>,
-                                       affine_map<(i, j) -> (i, j)>]} {
-      ^bb0(%inv: f32, %v: f32):
+      tile.parallel ins(%inv = %s[0] : !tile.fragment<?xf32>)
+          outs(%v = %x : !tile.fragment<?x?xf32>) {
         %r = arith.mulf %v, %inv : f32
         tile.yield %r : f32
       }

@@ -49,9 +49,7 @@ module {
     %c1 = arith.constant 1 : index
     %N = memref.dim %X, %c1 : memref<?x?x!tile.param<"T">>
     %ninf = arith.constant 0xFF800000 : f32
-    tile.parallel outs(%x : !tile.fragment<?x?xf32>)
-        attributes {indexing_maps = [affine_map<(i, j) -> (i, j)>]} {
-    ^bb0(%v: f32):
+    tile.parallel outs(%v = %x : !tile.fragment<?x?xf32>) {
       %j = tile.index 1
       %col = arith.addi %j0, %j : index
       %in = arith.cmpi slt, %col, %N : index

@@ -38,28 +38,21 @@ module {
     %s = tile.alloc_fragment [%crows] : !tile.fragment<?xf32>
     tile.copy %X[%r0, %c0] -> %x : memref<?x?x!tile.param<"T">> -> !tile.fragment<?x?xf32>
     tile.copy %W[%c0] -> %w : memref<?x!tile.param<"T">> -> !tile.fragment<?xf32>
-    tile.parallel ins(%x : !tile.fragment<?x?xf32>) outs(%sq : !tile.fragment<?x?xf32>)
-        attributes {indexing_maps = [affine_map<(i, j) -> (i, j)>,
-                                     affine_map<(i, j) -> (i, j)>]} {
-    ^bb0(%v: f32, %o: f32):
+    tile.parallel ins(%v = %x : !tile.fragment<?x?xf32>)
+        outs(%o = %sq : !tile.fragment<?x?xf32>) {
       %r = arith.mulf %v, %v : f32
       tile.yield %r : f32
     }
     tile.reduce sum %sq -> %s {dim = 1 : i64, clear} : !tile.fragment<?x?xf32> -> !tile.fragment<?xf32>
     // s = 1 / sqrt(s / N + eps), once per row.
-    tile.parallel outs(%s : !tile.fragment<?xf32>) attributes {
-        indexing_maps = [affine_map<(i) -> (i)>]} {
-    ^bb0(%sum: f32):
+    tile.parallel outs(%sum = %s : !tile.fragment<?xf32>) {
       %m = arith.mulf %sum, %invn : f32
       %a = arith.addf %m, %eps : f32
       %r = math.rsqrt %a : f32
       tile.yield %r : f32
     }
-    tile.parallel ins(%s, %w : !tile.fragment<?xf32>, !tile.fragment<?xf32>)
-        outs(%x : !tile.fragment<?x?xf32>) attributes {indexing_maps = [
-          affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (j)>,
-          affine_map<(i, j) -> (i, j)>]} {
-    ^bb0(%inv: f32, %wj: f32, %v: f32):
+    tile.parallel ins(%inv = %s[0], %wj = %w[1] : !tile.fragment<?xf32>, !tile.fragment<?xf32>)
+        outs(%v = %x : !tile.fragment<?x?xf32>) {
       %g = arith.select %skip, %one, %wj : f32
       %t = arith.mulf %v, %inv : f32
       %u = arith.mulf %t, %g : f32
@@ -110,18 +103,14 @@ module {
     tile.fill %s, %zero : !tile.fragment<?xf32>, f32
     scf.for %j = %c0 to %N step %chunk {
       tile.copy %X[%r0, %j] -> %x : memref<?x?x!tile.param<"T">> -> !tile.fragment<?x?xf32>
-      tile.parallel ins(%x : !tile.fragment<?x?xf32>) outs(%sq : !tile.fragment<?x?xf32>)
-          attributes {indexing_maps = [affine_map<(i, j) -> (i, j)>,
-                                       affine_map<(i, j) -> (i, j)>]} {
-      ^bb0(%v: f32, %o: f32):
+      tile.parallel ins(%v = %x : !tile.fragment<?x?xf32>)
+          outs(%o = %sq : !tile.fragment<?x?xf32>) {
         %r = arith.mulf %v, %v : f32
         tile.yield %r : f32
       }
       tile.reduce sum %sq -> %s {dim = 1 : i64} : !tile.fragment<?x?xf32> -> !tile.fragment<?xf32>
     }
-    tile.parallel outs(%s : !tile.fragment<?xf32>) attributes {
-        indexing_maps = [affine_map<(i) -> (i)>]} {
-    ^bb0(%sum: f32):
+    tile.parallel outs(%sum = %s : !tile.fragment<?xf32>) {
       %m = arith.mulf %sum, %invn : f32
       %a = arith.addf %m, %eps : f32
       %r = math.rsqrt %a : f32
@@ -130,11 +119,8 @@ module {
     scf.for %j = %c0 to %N step %chunk {
       tile.copy %X[%r0, %j] -> %x : memref<?x?x!tile.param<"T">> -> !tile.fragment<?x?xf32>
       tile.copy %W[%j] -> %w : memref<?x!tile.param<"T">> -> !tile.fragment<?xf32>
-      tile.parallel ins(%s, %w : !tile.fragment<?xf32>, !tile.fragment<?xf32>)
-          outs(%x : !tile.fragment<?x?xf32>) attributes {indexing_maps = [
-            affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (j)>,
-            affine_map<(i, j) -> (i, j)>]} {
-      ^bb0(%inv: f32, %wj: f32, %v: f32):
+      tile.parallel ins(%inv = %s[0], %wj = %w[1] : !tile.fragment<?xf32>, !tile.fragment<?xf32>)
+          outs(%v = %x : !tile.fragment<?x?xf32>) {
         %t = arith.mulf %v, %inv : f32
         %u = arith.mulf %t, %wj : f32
         tile.yield %u : f32

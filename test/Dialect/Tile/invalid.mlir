@@ -833,3 +833,57 @@ tile.kernel @k(%C: memref<?xf32>) grid [1] threads 128 {
   // expected-error @+1 {{reduction_c1: only float fragments are reduced, got 'i32'}}
   %s = tile.reduction sum %x : !tile.fragment<64xi32> -> i32
 }
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %acc = tile.alloc_fragment : !tile.fragment<64x128xf32>
+  %row = tile.alloc_fragment : !tile.fragment<64xf32>
+  // expected-error @+1 {{parallel_c2: input #0 has rank 1 in a 2-d iteration space; give the dimensions it is read at (`[1]` for (i, j) -> (j))}}
+  tile.parallel ins(%b = %row : !tile.fragment<64xf32>) outs(%o = %acc : !tile.fragment<64x128xf32>) {
+    tile.yield %b : f32
+  }
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %acc = tile.alloc_fragment : !tile.fragment<64x128xf32>
+  %row = tile.alloc_fragment : !tile.fragment<64xf32>
+  // expected-error @+1 {{parallel_c2: input #0 is read at dimension 2 of a 2-d iteration space}}
+  tile.parallel ins(%b = %row[2] : !tile.fragment<64xf32>) outs(%o = %acc : !tile.fragment<64x128xf32>) {
+    tile.yield %b : f32
+  }
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %acc = tile.alloc_fragment : !tile.fragment<64x128xf32>
+  // expected-error @+1 {{an output is read and written at the iteration's index: it takes no dimensions}}
+  tile.parallel outs(%o = %acc[0] : !tile.fragment<64x128xf32>) {
+    tile.yield %o : f32
+  }
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %acc = tile.alloc_fragment : !tile.fragment<64x128xf32>
+  %row = tile.alloc_fragment : !tile.fragment<64xf32>
+  // expected-error @+1 {{name the element of every operand (`%x = %tile`) or of none}}
+  tile.parallel ins(%b = %row[0] : !tile.fragment<64xf32>) outs(%acc : !tile.fragment<64x128xf32>) {
+    tile.yield %b : f32
+  }
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %acc = tile.alloc_fragment : !tile.fragment<64x128xf32>
+  %row = tile.alloc_fragment : !tile.fragment<64xf32>
+  // expected-error @+1 {{give the indexing maps either as dimensions beside the inputs or as `indexing_maps`, not both}}
+  tile.parallel ins(%b = %row[0] : !tile.fragment<64xf32>) outs(%o = %acc : !tile.fragment<64x128xf32>) attributes {indexing_maps = [affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>]} {
+    tile.yield %b : f32
+  }
+}

@@ -469,6 +469,211 @@ FailureOr<int64_t> ParallelOp::getBroadcastDim(unsigned i) {
   return failure();
 }
 
+//===----------------------------------------------------------------------===//
+// ParallelOp: custom form
+//===----------------------------------------------------------------------===//
+
+/// The iteration dimensions `map` reads, in order, when it is a projection
+/// of the iteration space (`(i, j) -> (j)` reads [1]); none for another map.
+static std::optional<SmallVector<int64_t>> readDims(AffineMap map) {
+  SmallVector<int64_t> dims;
+  for (AffineExpr e : map.getResults()) {
+    auto d = dyn_cast<AffineDimExpr>(e);
+    if (!d || (!dims.empty() && (int64_t)d.getPosition() <= dims.back()))
+      return std::nullopt;
+    dims.push_back(d.getPosition());
+  }
+  if (map.getNumSymbols() != 0)
+    return std::nullopt;
+  return dims;
+}
+
+namespace {
+/// One `%elt = %tile[dims]` of the custom form, or `%tile` of the form
+/// with a block header.
+struct ParallelOperand {
+  std::optional<OpAsmParser::Argument> element;
+  OpAsmParser::UnresolvedOperand tile;
+  std::optional<SmallVector<int64_t>> dims;
+};
+} // namespace
+
+/// `(%x = %a, %b = %bias[1] : types)`, an outputs' list without dims.
+static ParseResult parseParallelOperands(OpAsmParser &parser, bool allowDims,
+                                         SmallVectorImpl<ParallelOperand> &out,
+                                         SmallVectorImpl<Type> &types) {
+  if (parser.parseLParen())
+    return failure();
+  auto parseOne = [&]() -> ParseResult {
+    ParallelOperand o;
+    OpAsmParser::UnresolvedOperand first;
+    if (parser.parseOperand(first))
+      return failure();
+    if (succeeded(parser.parseOptionalEqual())) {
+      o.element = OpAsmParser::Argument{first, Type(), {}, std::nullopt};
+      if (parser.parseOperand(o.tile))
+        return failure();
+    } else {
+      o.tile = first;
+    }
+    if (succeeded(parser.parseOptionalLSquare())) {
+      SMLoc loc = parser.getCurrentLocation();
+      if (!allowDims)
+        return parser.emitError(loc, "an output is read and written at the "
+                                     "iteration's index: it takes no "
+                                     "dimensions");
+      SmallVector<int64_t> dims;
+      if (parser.parseCommaSeparatedList([&]() -> ParseResult {
+            return parser.parseInteger(dims.emplace_back());
+          }) ||
+          parser.parseRSquare())
+        return failure();
+      o.dims = dims;
+    }
+    out.push_back(o);
+    return success();
+  };
+  return failure(parser.parseCommaSeparatedList(parseOne) ||
+                 parser.parseColonTypeList(types) || parser.parseRParen());
+}
+
+ParseResult ParallelOp::parse(OpAsmParser &parser, OperationState &result) {
+  SmallVector<ParallelOperand> ins, outs;
+  SmallVector<Type> inTypes, outTypes;
+  SMLoc loc = parser.getCurrentLocation();
+  if (succeeded(parser.parseOptionalKeyword("ins")) &&
+      parseParallelOperands(parser, /*allowDims=*/true, ins, inTypes))
+    return failure();
+  if (parser.parseKeyword("outs") ||
+      parseParallelOperands(parser, /*allowDims=*/false, outs, outTypes))
+    return failure();
+  if (ins.size() != inTypes.size() || outs.size() != outTypes.size())
+    return parser.emitError(loc, "expected one type per operand");
+  for (auto [o, t] : llvm::zip(ins, inTypes))
+    if (parser.resolveOperand(o.tile, t, result.operands))
+      return failure();
+  for (auto [o, t] : llvm::zip(outs, outTypes))
+    if (parser.resolveOperand(o.tile, t, result.operands))
+      return failure();
+  Builder &b = parser.getBuilder();
+  result.addAttribute(
+      getOperandSegmentSizesAttrName(result.name),
+      b.getDenseI32ArrayAttr({(int32_t)ins.size(), (int32_t)outs.size()}));
+  if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+
+  // The maps: given in full, or from the dimensions each input reads.
+  bool anyDims = llvm::any_of(ins, [](auto &o) { return o.dims.has_value(); });
+  StringAttr mapsName = getIndexingMapsAttrName(result.name);
+  if (!result.attributes.get(mapsName)) {
+    if (outTypes.empty())
+      return parser.emitError(loc, "parallel_c1: at least one output tile is "
+                                   "required");
+    int64_t rank = cast<ShapedType>(outTypes.front()).getRank();
+    SmallVector<Attribute> maps;
+    for (auto [i, o] : llvm::enumerate(ins)) {
+      int64_t operandRank = cast<ShapedType>(inTypes[i]).getRank();
+      SmallVector<int64_t> dims =
+          o.dims ? *o.dims : llvm::to_vector(llvm::seq<int64_t>(0, rank));
+      if (!o.dims && operandRank != rank)
+        return parser.emitError(loc, "parallel_c2: input #")
+               << i << " has rank " << operandRank << " in a " << rank
+               << "-d iteration space; give the dimensions it is read at "
+               << "(`[1]` for (i, j) -> (j))";
+      SmallVector<AffineExpr> exprs;
+      for (int64_t d : dims) {
+        if (d < 0 || d >= rank)
+          return parser.emitError(loc, "parallel_c2: input #")
+                 << i << " is read at dimension " << d << " of a " << rank
+                 << "-d iteration space";
+        exprs.push_back(b.getAffineDimExpr(d));
+      }
+      maps.push_back(
+          AffineMapAttr::get(AffineMap::get(rank, 0, exprs, b.getContext())));
+    }
+    for (size_t i = 0; i < outs.size(); ++i)
+      maps.push_back(AffineMapAttr::get(
+          AffineMap::getMultiDimIdentityMap(rank, b.getContext())));
+    result.addAttribute(mapsName, b.getArrayAttr(maps));
+  } else if (anyDims) {
+    return parser.emitError(loc, "give the indexing maps either as "
+                                 "dimensions beside the inputs or as "
+                                 "`indexing_maps`, not both");
+  }
+
+  // The body's arguments: named beside the operands, or by a block header.
+  bool named =
+      llvm::all_of(ins, [](auto &o) { return o.element.has_value(); }) &&
+      llvm::all_of(outs, [](auto &o) { return o.element.has_value(); });
+  bool unnamed =
+      llvm::none_of(ins, [](auto &o) { return o.element.has_value(); }) &&
+      llvm::none_of(outs, [](auto &o) { return o.element.has_value(); });
+  if (!named && !unnamed)
+    return parser.emitError(loc, "name the element of every operand "
+                                 "(`%x = %tile`) or of none");
+  SmallVector<OpAsmParser::Argument> args;
+  if (named) {
+    auto add = [&](ArrayRef<ParallelOperand> operands, ArrayRef<Type> types) {
+      for (auto [o, t] : llvm::zip(operands, types)) {
+        args.push_back(*o.element);
+        args.back().type = cast<ShapedType>(t).getElementType();
+      }
+    };
+    add(ins, inTypes);
+    add(outs, outTypes);
+  }
+  Region *body = result.addRegion();
+  if (parser.parseRegion(*body, args))
+    return failure();
+  ParallelOp::ensureTerminator(*body, b, result.location);
+  return success();
+}
+
+void ParallelOp::print(OpAsmPrinter &p) {
+  Block &body = getBody().front();
+  SmallVector<std::optional<SmallVector<int64_t>>> dims;
+  bool compact = body.getNumArguments() == getNumOperands();
+  for (auto [i, a] : llvm::enumerate(getIndexingMaps())) {
+    AffineMap map = cast<AffineMapAttr>(a).getValue();
+    std::optional<SmallVector<int64_t>> d = readDims(map);
+    compact &= d.has_value() && (i < getInputs().size() || map.isIdentity());
+    dims.push_back(d);
+  }
+  auto printList = [&](StringRef keyword, ValueRange tiles, unsigned first) {
+    p << keyword << '(';
+    llvm::interleaveComma(llvm::enumerate(tiles), p, [&](auto it) {
+      unsigned i = first + it.index();
+      if (compact) {
+        p.printOperand(body.getArgument(i));
+        p << " = ";
+      }
+      p.printOperand(it.value());
+      AffineMap map = cast<AffineMapAttr>(getIndexingMaps()[i]).getValue();
+      if (compact && !map.isIdentity()) {
+        p << '[';
+        llvm::interleaveComma(*dims[i], p);
+        p << ']';
+      }
+    });
+    p << " : ";
+    llvm::interleaveComma(tiles.getTypes(), p);
+    p << ')';
+  };
+  if (!getInputs().empty()) {
+    p << ' ';
+    printList("ins", getInputs(), 0);
+  }
+  p << ' ';
+  printList("outs", getOutputs(), getInputs().size());
+  SmallVector<StringRef> elided{getOperandSegmentSizesAttrName()};
+  if (compact)
+    elided.push_back(getIndexingMapsAttrName());
+  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(), elided);
+  p << ' ';
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/!compact,
+                /*printBlockTerminators=*/true);
+}
+
 LogicalResult ParallelOp::verify() {
   if (getOutputs().empty())
     return emitOpError("parallel_c1: at least one output tile is required");

@@ -592,13 +592,18 @@ def Tile_ParallelOp : Tile_Op<"parallel", [AttrSizedOperandSegments,
     - parallel_c3: the body's arguments have the operands' element types, and
       it yields one value of each output's element type.
 
+    The custom form names each operand's element beside it
+    (`%x = %acc`, as `scf.for` names its iteration arguments) and gives
+    the maps as the iteration dimensions each input is read at: none for
+    the identity, `[1]` for `(i, j) -> (j)` (a bias broadcast over the
+    rows). Maps of other shapes, and the body's block header, may be given
+    in full instead (`attributes {indexing_maps = [...]}` and `^bb0(...)`),
+    as the generic form prints them.
+
     Example:
     ```mlir
-    tile.parallel ins(%acc, %bias : !tile.fragment<128x128xf32>, !tile.fragment<128xf32>)
-        outs(%acc : !tile.fragment<128x128xf32>) {indexing_maps = [
-          affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>,
-          affine_map<(i, j) -> (i, j)>]} {
-    ^bb0(%x: f32, %b: f32, %o: f32):
+    tile.parallel ins(%x = %acc, %b = %bias[1] : !tile.fragment<128x128xf32>,
+        !tile.fragment<128xf32>) outs(%o = %acc : !tile.fragment<128x128xf32>) {
       %y = arith.addf %x, %b : f32
       tile.yield %y : f32
     }
@@ -608,10 +613,7 @@ def Tile_ParallelOp : Tile_Op<"parallel", [AttrSizedOperandSegments,
                        Arg<Variadic<Tile_AnyTile>, "", [MemRead, MemWrite]>:$outputs,
                        AffineMapArrayAttr:$indexing_maps);
   let regions = (region SizedRegion<1>:$body);
-  let assemblyFormat = [{
-    (`ins` `(` $inputs^ `:` type($inputs) `)`)? `outs` `(` $outputs `:` type($outputs) `)`
-    attr-dict-with-keyword $body
-  }];
+  let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     /// How input `i` is read: -1 when its indexing map is the identity, d
