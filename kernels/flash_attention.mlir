@@ -52,7 +52,6 @@ module {
     %cd = tile.param "D" : index
     %causal = tile.param "CAUSAL" : i1
     %ninf = arith.constant 0xFF800000 : f32
-    %zero = arith.constant 0.0 : f32
     %one = arith.constant 1.0 : f32
     %log2e = arith.constant 1.4426950408889634 : f32
     %qb = tile.block_id x
@@ -90,15 +89,15 @@ module {
     %alpha = tile.alloc_fragment [%cbm] : !tile.fragment<?xf32>
     %pf = tile.alloc_fragment [%cbm, %cbn] : !tile.fragment<?x?x!tile.param<"T">>
     tile.copy %Q[%b, %h, %m0, %c0] -> %q : memref<?x?x?x?x!tile.param<"T">> -> !tile.shared<?x?x!tile.param<"T">>
-    tile.fill %o, %zero : !tile.fragment<?x?xf32>, f32
-    tile.fill %m, %ninf : !tile.fragment<?xf32>, f32
-    tile.fill %l, %zero : !tile.fragment<?xf32>, f32
+    tile.fill %o, 0.0 : !tile.fragment<?x?xf32>
+    tile.fill %m, -inf : !tile.fragment<?xf32>
+    tile.fill %l, 0.0 : !tile.fragment<?xf32>
     tile.pipelined %j = %c0 to %nblk step %c1 num_stages STAGES {
       %n0 = arith.muli %j, %cbn : index
       tile.copy %K[%b, %hkv, %n0, %c0] -> %k : memref<?x?x?x?x!tile.param<"T">> -> !tile.shared<?x?x!tile.param<"T">>
       tile.copy %V[%b, %hkv, %n0, %c0] -> %v : memref<?x?x?x?x!tile.param<"T">> -> !tile.shared<?x?x!tile.param<"T">>
       // S = Q . K^T: K is N x K (K-major), the layout warpgroup MMA reads.
-      tile.fill %s, %zero : !tile.fragment<?x?xf32>, f32
+      tile.fill %s, 0.0 : !tile.fragment<?x?xf32>
       tile.gemm %q, %k, %s {transpose_b} : !tile.shared<?x?x!tile.param<"T">>, !tile.shared<?x?x!tile.param<"T">>, !tile.fragment<?x?xf32>
       // Only the blocks from the diagonal on, or past the last full
       // one, need the mask.

@@ -40,7 +40,6 @@ module {
     %bm = tile.param "BM" : index
     %bn = tile.param "BN" : index
     %bk = tile.param "BK" : index
-    %zero = arith.constant 0.0 : f32
     %bx = tile.block_id x
     %by = tile.block_id y
     %m0 = arith.muli %by, %bm : index
@@ -51,7 +50,7 @@ module {
     %b = tile.alloc_shared [%bk, %bn] : !tile.shared<?x?x!tile.param<"T">>
     %acc = tile.alloc_fragment [%bm, %bn] : !tile.fragment<?x?xf32>
     %cs = tile.alloc_shared [%bm, %bn] : !tile.shared<?x?x!tile.param<"TC">>
-    tile.fill %acc, %zero : !tile.fragment<?x?xf32>, f32
+    tile.fill %acc, 0.0 : !tile.fragment<?x?xf32>
     tile.pipelined %k = %c0 to %kt step %c1 num_stages STAGES warp_specialize WS {
       %k0 = arith.muli %k, %bk : index
       tile.copy %A[%m0, %k0] -> %a : memref<?x?x!tile.param<"T">> -> !tile.shared<?x?x!tile.param<"T">>

@@ -73,7 +73,7 @@ module {
     // the loop.
     %bv = tile.alloc_fragment [%bn] : !tile.fragment<?xf32>
     tile.copy %bias[%n0] -> %bv : memref<?x!tile.param<"T">> -> !tile.fragment<?xf32>
-    tile.fill %acc, %zero : !tile.fragment<?x?xf32>, f32
+    tile.fill %acc, 0.0 : !tile.fragment<?x?xf32>
     tile.pipelined %k = %c0 to %nk step %c1 num_stages STAGES {
       %k0 = arith.muli %k, %bk : index
       tile.copy %A[%m0, %k0] -> %a : memref<?x?x!tile.param<"T">> -> !tile.shared<?x?x!tile.param<"T">>

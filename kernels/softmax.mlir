@@ -70,7 +70,6 @@ module {
     %staged = tile.param "STAGED" : i1
     %async = tile.param "ASYNC" : i1
     %ninf = arith.constant 0xFF800000 : f32
-    %zero = arith.constant 0.0 : f32
     %one = arith.constant 1.0 : f32
     %log2e = arith.constant 1.44269504 : f32
     %true = arith.constant true
@@ -111,7 +110,7 @@ module {
         // The first pass sets those to -inf in the fragment and in the
         // shared copy, so that neither pass masks the chunks in between.
         %lastk = arith.subi %chunks, %c1 : index
-        tile.fill %acc, %ninf : !tile.fragment<?x?xf32>, f32
+        tile.fill %acc, -inf : !tile.fragment<?x?xf32>
         tile.pipelined %k = %c0 to %chunks step %c1 num_stages 1 {
           %k0 = arith.muli %k, %ccols : index
           %col0 = arith.subi %k0, %skew : index
@@ -151,7 +150,7 @@ module {
           }
         }
         tile.reduce max %acc -> %m {dim = 1 : i64, clear} : !tile.fragment<?x?xf32> -> !tile.fragment<?xf32>
-        tile.fill %acc, %zero : !tile.fragment<?x?xf32>, f32
+        tile.fill %acc, 0.0 : !tile.fragment<?x?xf32>
         tile.pipelined %k = %c0 to %chunks step %c1 num_stages 1 {
           tile.copy %row[%k, %c0] -> %x : !tile.shared<8x?x!tile.param<"T">> -> !tile.fragment<?x?xf32>
           // exp(v - m) as 2^(v log2(e) - m log2(e)): one fma and ex2.
@@ -167,8 +166,8 @@ module {
         }
         tile.reduce sum %acc -> %s {dim = 1 : i64, clear} : !tile.fragment<?x?xf32> -> !tile.fragment<?xf32>
       } else {
-        tile.fill %m, %ninf : !tile.fragment<?xf32>, f32
-        tile.fill %s, %zero : !tile.fragment<?xf32>, f32
+        tile.fill %m, -inf : !tile.fragment<?xf32>
+        tile.fill %s, 0.0 : !tile.fragment<?xf32>
         tile.pipelined %k = %c0 to %chunks step %c1 num_stages 1 {
           %k0 = arith.muli %k, %ccols : index
           %col0 = arith.subi %k0, %skew : index

@@ -24,7 +24,6 @@ module {
     %bn = tile.param "BN" : index
     %bk = tile.param "BK" : index
     %split = tile.param "SPLIT" : index
-    %zero = arith.constant 0.0 : f32
     %bx = tile.block_id x
     %by = tile.block_id y
     %bz = tile.block_id z
@@ -41,7 +40,7 @@ module {
     %a = tile.alloc_shared [%bm, %bk] : !tile.shared<?x?x!tile.param<"T">>
     %b = tile.alloc_shared [%bk, %bn] : !tile.shared<?x?x!tile.param<"T">>
     %acc = tile.alloc_fragment [%bm, %bn] : !tile.fragment<?x?xf32>
-    tile.fill %acc, %zero : !tile.fragment<?x?xf32>, f32
+    tile.fill %acc, 0.0 : !tile.fragment<?x?xf32>
     tile.pipelined %k = %lo to %hi step %c1 num_stages STAGES {
       %k0 = arith.muli %k, %bk : index
       tile.copy %A[%m0, %k0] -> %a : memref<?x?x!tile.param<"T">> -> !tile.shared<?x?x!tile.param<"T">>

@@ -86,7 +86,6 @@ module {
       requires [%Y[0] == %X[0], %Y[1] == %X[1], %W[0] == %X[1]] {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
-    %zero = arith.constant 0.0 : f32
     %one = arith.constant 1.0 : f32
     %crows = tile.param "ROWS" : index
     %chunk = tile.param "CHUNK" : index
@@ -100,7 +99,7 @@ module {
     %sq = tile.alloc_fragment [%crows, %chunk] : !tile.fragment<?x?xf32>
     %w = tile.alloc_fragment [%chunk] : !tile.fragment<?xf32>
     %s = tile.alloc_fragment [%crows] : !tile.fragment<?xf32>
-    tile.fill %s, %zero : !tile.fragment<?xf32>, f32
+    tile.fill %s, 0.0 : !tile.fragment<?xf32>
     scf.for %j = %c0 to %N step %chunk {
       tile.copy %X[%r0, %j] -> %x : memref<?x?x!tile.param<"T">> -> !tile.fragment<?x?xf32>
       tile.parallel ins(%v = %x : !tile.fragment<?x?xf32>)

@@ -28,7 +28,11 @@ static constexpr int64_t kMaxAccessBytes = 16;
 
 LogicalResult KernelLowering::lowerFill(FillOp op) {
   auto it = fragments.find(op.getDest()); // a fragment (planCopies)
-  Value value = map.lookupOrDefault(op.getValue());
+  Type elt = cast<ShapedType>(op.getDest().getType()).getElementType();
+  Value value = op.getValue()
+                    ? map.lookupOrDefault(op.getValue())
+                    : arith::ConstantOp::create(b, loc(), op.getConstantOf(elt))
+                          .getResult();
   for (int64_t i = 0, e = it->second.layout.numRegs(); i < e; ++i)
     memref::StoreOp::create(b, loc(), value, it->second.regs,
                             ValueRange{index(i)});

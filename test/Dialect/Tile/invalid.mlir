@@ -887,3 +887,27 @@ tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
     tile.yield %b : f32
   }
 }
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %i = tile.alloc_fragment : !tile.fragment<128xi32>
+  // expected-error @+1 {{fill_c1: the literal 2.500000e+00 : f64 cannot fill a tile of 'i32'}}
+  tile.fill %i, 2.5 : !tile.fragment<128xi32>
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %a = tile.alloc_fragment : !tile.fragment<128xf32>
+  // expected-error @+1 {{expected a value: an SSA value, a number, inf, -inf or nan}}
+  tile.fill %a, zero : !tile.fragment<128xf32>
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %a = tile.alloc_fragment : !tile.fragment<128xf32>
+  // expected-error @+1 {{fill_c1: give the value as an operand or as a literal, once}}
+  "tile.fill"(%a) : (!tile.fragment<128xf32>) -> ()
+}

@@ -149,11 +149,112 @@ LogicalResult IndexOp::verify() {
 
 LogicalResult FillOp::verify() {
   Type elt = cast<ShapedType>(getDest().getType()).getElementType();
-  if (getValue().getType() != elt)
-    return emitOpError("fill_c1: the value has type ")
-           << getValue().getType() << ", it must be the tile's element type "
-           << elt;
+  if (!getValue() == !getConstantAttr())
+    return emitOpError("fill_c1: give the value as an operand or as a "
+                       "literal, once");
+  if (Value v = getValue()) {
+    if (v.getType() != elt)
+      return emitOpError("fill_c1: the value has type ")
+             << v.getType() << ", it must be the tile's element type " << elt;
+    return success();
+  }
+  bool isFloatLiteral = isa<FloatAttr>(getConstantAttr());
+  if (!isa<ParamType>(elt) && !isa<FloatType>(elt) &&
+      (isFloatLiteral || !elt.isSignlessInteger()))
+    return emitOpError("fill_c1: the literal ")
+           << getConstantAttr() << " cannot fill a tile of " << elt;
   return success();
+}
+
+bool FillOp::isZeroFill() {
+  if (Value v = getValue())
+    return matchPattern(v, m_AnyZeroFloat()) || matchPattern(v, m_Zero());
+  if (auto f = dyn_cast<FloatAttr>(getConstantAttr()))
+    return f.getValue().isPosZero();
+  return cast<IntegerAttr>(getConstantAttr()).getValue().isZero();
+}
+
+TypedAttr FillOp::getConstantOf(Type type) {
+  Attribute c = getConstantAttr();
+  if (!c)
+    return {};
+  if (auto ft = dyn_cast<FloatType>(type)) {
+    APFloat v = isa<FloatAttr>(c)
+                    ? cast<FloatAttr>(c).getValue()
+                    : APFloat((double)cast<IntegerAttr>(c).getInt());
+    bool lost;
+    v.convert(ft.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+    return FloatAttr::get(ft, v);
+  }
+  return IntegerAttr::get(type, cast<IntegerAttr>(c).getInt());
+}
+
+// tile.fill %t, %v : tileType, valueType  |  tile.fill %t, -inf : tileType
+ParseResult FillOp::parse(OpAsmParser &parser, OperationState &result) {
+  OpAsmParser::UnresolvedOperand dest, value;
+  Type destType, valueType;
+  if (parser.parseOperand(dest) || parser.parseComma())
+    return failure();
+  Builder &b = parser.getBuilder();
+  OptionalParseResult isOperand = parser.parseOptionalOperand(value);
+  if (isOperand.has_value() && failed(*isOperand))
+    return failure();
+  bool hasOperand = isOperand.has_value();
+  if (!hasOperand) {
+    // A literal: [-] (inf | nan | a decimal), or an integer.
+    SMLoc loc = parser.getCurrentLocation();
+    bool negative = succeeded(parser.parseOptionalMinus());
+    StringRef word;
+    int64_t integer;
+    Attribute constant;
+    if (succeeded(parser.parseOptionalKeyword(&word))) {
+      if (word != "inf" && word != "nan")
+        return parser.emitError(loc, "expected a value: an SSA value, a "
+                                     "number, inf, -inf or nan");
+      APFloat v = word == "inf"
+                      ? APFloat::getInf(APFloat::IEEEdouble(), negative)
+                      : APFloat::getQNaN(APFloat::IEEEdouble(), negative);
+      constant = b.getFloatAttr(b.getF64Type(), v);
+    } else if (OptionalParseResult isInt = parser.parseOptionalInteger(integer);
+               isInt.has_value()) {
+      if (failed(*isInt))
+        return failure();
+      constant = b.getI64IntegerAttr(negative ? -integer : integer);
+    } else {
+      double v;
+      if (parser.parseFloat(v))
+        return failure();
+      constant = b.getF64FloatAttr(negative ? -v : v);
+    }
+    result.addAttribute(getConstantAttrName(result.name), constant);
+  }
+  if (parser.parseOptionalAttrDict(result.attributes) ||
+      parser.parseColonType(destType) ||
+      parser.resolveOperand(dest, destType, result.operands))
+    return failure();
+  if (hasOperand && (parser.parseComma() || parser.parseType(valueType) ||
+                     parser.resolveOperand(value, valueType, result.operands)))
+    return failure();
+  return success();
+}
+
+void FillOp::print(OpAsmPrinter &p) {
+  p << ' ' << getDest() << ", ";
+  if (Value v = getValue()) {
+    p << v;
+  } else if (auto f = dyn_cast<FloatAttr>(getConstantAttr())) {
+    APFloat v = f.getValue();
+    if (v.isInfinity() || v.isNaN())
+      p << (v.isNegative() ? "-" : "") << (v.isNaN() ? "nan" : "inf");
+    else
+      p.printFloat(v);
+  } else {
+    p << cast<IntegerAttr>(getConstantAttr()).getInt();
+  }
+  p.printOptionalAttrDict((*this)->getAttrs(), {getConstantAttrName()});
+  p << " : " << getDest().getType();
+  if (Value v = getValue())
+    p << ", " << v.getType();
 }
 
 //===----------------------------------------------------------------------===//

@@ -32,8 +32,7 @@ static bool touches(Operation *op, Value value) {
 /// into it without reading it as an operand.
 static GemmOp foldTarget(FillOp fill) {
   Value dest = fill.getDest();
-  if (!dest.getDefiningOp<AllocFragmentOp>() ||
-      !matchPattern(fill.getValue(), m_AnyZeroFloat()))
+  if (!dest.getDefiningOp<AllocFragmentOp>() || !fill.isZeroFill())
     return {};
   for (Operation *op = fill->getNextNode(); op; op = op->getNextNode()) {
     if (!touches(op, dest))

@@ -323,16 +323,35 @@ def Tile_AllocFragmentOp : Tile_Op<"alloc_fragment", [
 def Tile_FillOp : Tile_Op<"fill"> {
   let summary = "fills a tile with a value";
   let description = [{
-    Sets every element of `dest` to `value` (`T.fill`, `T.clear`).
+    Sets every element of `dest` to `value` (`T.fill`, `T.clear`): an SSA
+    value of the tile's element type, or a literal, converted to the
+    element type: a decimal number, `inf`, `-inf` or `nan` (the -inf a
+    running maximum starts from, without spelling its bits).
 
     Constraints:
-    - fill_c1: the value's type is the tile's element type.
+    - fill_c1: the value's type is the tile's element type; a literal
+      fills a float tile, or an integer tile with an integer.
 
-    Example: `tile.fill %acc, %zero : !tile.fragment<128x128xf32>, f32`
+    Example:
+    ```mlir
+    tile.fill %acc, 0.0 : !tile.fragment<128x128xf32>
+    tile.fill %m, -inf : !tile.fragment<128xf32>
+    tile.fill %acc, %zero : !tile.fragment<128x128xf32>, f32
+    ```
   }];
-  let arguments = (ins Arg<Tile_AnyTile, "", [MemWrite]>:$dest, AnyType:$value);
-  let assemblyFormat = "$dest `,` $value attr-dict `:` type($dest) `,` type($value)";
+  let arguments = (ins Arg<Tile_AnyTile, "", [MemWrite]>:$dest,
+                       Optional<AnyType>:$value,
+                       OptionalAttr<AnyAttrOf<[F64Attr, I64Attr]>>:$constant);
+  let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Whether the fill writes zeros (a +0.0 or 0 literal, or a constant
+    /// operand that is zero).
+    bool isZeroFill();
+    /// The literal as an attribute of `type` (the tile's element type, once
+    /// specialised), or null for a fill from an SSA value.
+    ::mlir::TypedAttr getConstantOf(::mlir::Type type);
+  }];
 }
 
 def Tile_PrintOp : Tile_Op<"print"> {
