@@ -1,7 +1,8 @@
 """The kernels that docs/Tutorial.md builds (tutorial-gpu.test), run from
 torch on shapes that are and are not multiples of their tiles, against
-float32 references: scale_add (element-wise) and linear_relu (a GEMM with
-a bias and ReLU epilogue). The tutorial's other steps run in
+float32 references: scale_add (element-wise), linear_relu (a GEMM with
+a bias and ReLU epilogue) and layernorm (a row reduction whose padding is
+masked). The tutorial's other steps run in
 rmsnorm, gqa-gpu and atomics-gpu.
 
 Usage: tutorial_gpu_test.py KERNELS_DIR
@@ -56,5 +57,20 @@ for name, t, (m, n, k) in [("linear_relu_f16", "f16", (128, 256, 64)),
     kernel("linear.mlir", name).launch(a, b, bias, c)
     ref = torch.relu(a.float() @ b.float() + bias.float())
     report(f"{name} {m}x{n}x{k}", c, ref, 1e-2)
+
+import torch.nn.functional as F  # noqa: E402
+
+for name, t, (m, n) in [("layernorm_f16", "f16", (4, 1024)),
+                        ("layernorm_f16", "f16", (37, 1000)),
+                        ("layernorm_bf16", "bf16", (5, 77)),
+                        ("layernorm_4096_f16", "f16", (3, 4000)),
+                        ("layernorm_4096_f16", "f16", (2, 1))]:
+    x = (torch.randn(m, n, device=dev) * 2 + 0.5).to(dtypes[t])
+    w = torch.randn(n, device=dev).to(dtypes[t])
+    bias = torch.randn(n, device=dev).to(dtypes[t])
+    y = torch.full_like(x, float("nan"))
+    kernel("layernorm.mlir", name).launch(x, w, bias, y, 1e-5)
+    ref = F.layer_norm(x.float(), (n,), w.float(), bias.float(), 1e-5)
+    report(f"{name} {m}x{n}", y, ref, 1e-2)
 
 print("failed:", failed)
