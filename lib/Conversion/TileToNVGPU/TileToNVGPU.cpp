@@ -378,7 +378,8 @@ std::string KernelLowering::kernelInfo() {
     auto nameOf = [&](int64_t arg) -> StringRef {
       StringRef name = kernel.getArgName(arg);
       // The runtime takes identifiers of at most 63 bytes (KernelABI.md).
-      return name.empty() || name.size() > 63 ? StringRef("-") : name;
+      return !isValidParamName(name) || name.size() > 63 ? StringRef("-")
+                                                         : name;
     };
     for (Attribute a : *contracts)
       writeRequireLine(os, cast<ContractAttr>(a), nameOf);

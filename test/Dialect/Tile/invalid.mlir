@@ -911,3 +911,45 @@ tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
   // expected-error @+1 {{fill_c1: give the value as an operand or as a literal, once}}
   "tile.fill"(%a) : (!tile.fragment<128xf32>) -> ()
 }
+
+// -----
+
+func.func @f(%a: f32) {
+  // expected-error @+1 {{tile.parallel's operands are tiles; got 'f32'}}
+  tile.parallel outs(%o = %a : f32) {
+    tile.yield %o : f32
+  }
+  return
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %i = tile.alloc_fragment : !tile.fragment<128xi32>
+  // expected-error @+1 {{fill_c1: the literal 5000000000 does not fit in 'i32'}}
+  tile.fill %i, 5000000000 : !tile.fragment<128xi32>
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %a = tile.alloc_fragment : !tile.fragment<128xf32>
+  // expected-error @+1 {{a hexadecimal literal does not fill a tile; write the number, inf, -inf or nan}}
+  tile.fill %a, 0xFF800000 : !tile.fragment<128xf32>
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %a = tile.alloc_fragment : !tile.fragment<128xf32>
+  // expected-error @+1 {{expected one sign before the number}}
+  tile.fill %a, - -5 : !tile.fragment<128xf32>
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %a = tile.alloc_fragment : !tile.fragment<128xf16>
+  // expected-error @+1 {{fill_c1: the integer 16777217 is not exactly a value of 'f16'; write a float literal (a decimal, inf, -inf or nan)}}
+  tile.fill %a, 16777217 : !tile.fragment<128xf16>
+}

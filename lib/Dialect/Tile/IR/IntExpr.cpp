@@ -162,6 +162,17 @@ ParseResult tile::parseIntExpr(AsmParser &parser, IntExprLeafParser leaf,
 // Printing
 //===----------------------------------------------------------------------===//
 
+int64_t tile::getPostfixLength(AffineExpr expr) {
+  auto bin = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!bin)
+    return 1;
+  AffineExpr rhs = bin.getRHS();
+  if (bin.getKind() == AffineExprKind::Add)
+    if (AffineExpr negated = getNegatedTerm(rhs))
+      rhs = negated;
+  return getPostfixLength(bin.getLHS()) + getPostfixLength(rhs) + 1;
+}
+
 StringRef tile::getIntExprOperator(AffineExprKind kind) {
   switch (kind) {
   case AffineExprKind::Add:
@@ -188,14 +199,16 @@ static int precedence(AffineExpr e) {
 
 AffineExpr tile::getNegatedTerm(AffineExpr e) {
   MLIRContext *ctx = e.getContext();
+  // INT64_MIN has no positive counterpart: it stays an added constant.
   if (auto c = dyn_cast<AffineConstantExpr>(e))
-    return c.getValue() < 0 ? getAffineConstantExpr(-c.getValue(), ctx)
-                            : AffineExpr();
+    return c.getValue() < 0 && c.getValue() != INT64_MIN
+               ? getAffineConstantExpr(-c.getValue(), ctx)
+               : AffineExpr();
   auto mul = dyn_cast<AffineBinaryOpExpr>(e);
   if (!mul || mul.getKind() != AffineExprKind::Mul)
     return AffineExpr();
   auto k = dyn_cast<AffineConstantExpr>(mul.getRHS());
-  if (!k || k.getValue() >= 0)
+  if (!k || k.getValue() >= 0 || k.getValue() == INT64_MIN)
     return AffineExpr();
   return k.getValue() == -1 ? mul.getLHS() : mul.getLHS() * -k.getValue();
 }

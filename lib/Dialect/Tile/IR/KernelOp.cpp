@@ -549,6 +549,14 @@ LogicalResult KernelOp::verify() {
            << threads.getInt()
            << ") must be a positive multiple of the warp size (" << kWarpSize
            << "), at most " << kMaxBlockThreads;
+  // The runtime reads at most 16 contracts of 24 postfix items each
+  // (TILE_RT_MAX_CONTRACTS, TILE_RT_MAX_CONTRACT_TERMS; KernelABI.md).
+  constexpr int64_t kMaxContracts = 16, kMaxContractItems = 24;
+  if (std::optional<ArrayAttr> contracts = getContracts();
+      contracts && (int64_t)contracts->size() > kMaxContracts)
+    return emitOpError("kernel_c8: ")
+           << contracts->size() << " contracts; the runtime checks at most "
+           << kMaxContracts;
   if (std::optional<ArrayAttr> contracts = getContracts())
     for (auto [i, a] : llvm::enumerate(*contracts)) {
       auto c = cast<ContractAttr>(a);
@@ -582,6 +590,13 @@ LogicalResult KernelOp::verify() {
         return emitOpError("kernel_c8: ")
                << what << " reads no argument dimension; a relation "
                << "between parameters belongs in `where`";
+      int64_t items = getPostfixLength(sides.getResult(0)) +
+                      getPostfixLength(sides.getResult(1));
+      if (items > kMaxContractItems)
+        return emitOpError("kernel_c8: ")
+               << what << " has " << items
+               << " operands and operators; the runtime reads at most "
+               << kMaxContractItems << " (split it into several contracts)";
     }
   if (failed(verifyMemoryWrites(*this)))
     return failure();

@@ -163,6 +163,25 @@ LogicalResult FillOp::verify() {
       (isFloatLiteral || !elt.isSignlessInteger()))
     return emitOpError("fill_c1: the literal ")
            << getConstantAttr() << " cannot fill a tile of " << elt;
+  if (auto integer = dyn_cast<IntegerAttr>(getConstantAttr())) {
+    int64_t v = integer.getInt();
+    if (auto ft = dyn_cast<FloatType>(elt)) {
+      // An integer the type cannot hold exactly (a hex spelling of float
+      // bits, 0xFF800000, reads as 4286578688) is refused.
+      APFloat f(ft.getFloatSemantics());
+      if (f.convertFromAPInt(APInt(64, v, /*isSigned=*/true),
+                             /*IsSigned=*/true,
+                             APFloat::rmNearestTiesToEven) != APFloat::opOK)
+        return emitOpError("fill_c1: the integer ")
+               << v << " is not exactly a value of " << elt
+               << "; write a float literal (a decimal, inf, -inf or nan)";
+    } else if (elt.isSignlessInteger() &&
+               !llvm::isIntN(elt.getIntOrFloatBitWidth(), v) &&
+               !llvm::isUIntN(elt.getIntOrFloatBitWidth(), v)) {
+      return emitOpError("fill_c1: the literal ")
+             << v << " does not fit in " << elt;
+    }
+  }
   return success();
 }
 
@@ -215,10 +234,18 @@ ParseResult FillOp::parse(OpAsmParser &parser, OperationState &result) {
                       ? APFloat::getInf(APFloat::IEEEdouble(), negative)
                       : APFloat::getQNaN(APFloat::IEEEdouble(), negative);
       constant = b.getFloatAttr(b.getF64Type(), v);
+    } else if (StringRef(parser.getCurrentLocation().getPointer())
+                   .starts_with("0x")) {
+      // Hex would read as an integer, not as a float's bits (0xFF800000
+      // is 4286578688, not -inf).
+      return parser.emitError(loc, "a hexadecimal literal does not fill a "
+                                   "tile; write the number, inf, -inf or nan");
     } else if (OptionalParseResult isInt = parser.parseOptionalInteger(integer);
                isInt.has_value()) {
       if (failed(*isInt))
         return failure();
+      if (negative && integer < 0)
+        return parser.emitError(loc, "expected one sign before the number");
       constant = b.getI64IntegerAttr(negative ? -integer : integer);
     } else {
       double v;
@@ -650,6 +677,12 @@ ParseResult ParallelOp::parse(OpAsmParser &parser, OperationState &result) {
     return failure();
   if (ins.size() != inTypes.size() || outs.size() != outTypes.size())
     return parser.emitError(loc, "expected one type per operand");
+  for (Type t : llvm::concat<Type>(inTypes, outTypes)) {
+    auto shaped = dyn_cast<ShapedType>(t);
+    if (!shaped || !shaped.hasRank())
+      return parser.emitError(loc, "tile.parallel's operands are tiles; got ")
+             << t;
+  }
   for (auto [o, t] : llvm::zip(ins, inTypes))
     if (parser.resolveOperand(o.tile, t, result.operands))
       return failure();

@@ -45,6 +45,11 @@ std::optional<int64_t> evaluateIntExpr(AffineExpr expr,
 void printIntExpr(raw_ostream &os, AffineExpr expr,
                   function_ref<void(raw_ostream &, unsigned)> symbol);
 
+/// The number of items of `expr` in postfix, a subtraction (an added
+/// negated term, getNegatedTerm) counting as one operator: what the kernel
+/// info's `require` line spends on it.
+int64_t getPostfixLength(AffineExpr expr);
+
 /// `+`, `*`, `mod`, `floordiv` or `ceildiv`: the operator of a binary
 /// expression of that kind.
 StringRef getIntExprOperator(AffineExprKind kind);
