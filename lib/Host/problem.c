@@ -5,6 +5,7 @@
 
 #include "host_util.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -122,12 +123,14 @@ void tool_problem_label(const tool_problem_desc *d, char *buf, size_t n) {
   }
 }
 
-void tool_problem_text(const tool_problem_desc *d, char *buf, size_t n) {
+int tool_problem_text(const tool_problem_desc *d, char *buf, size_t n) {
   size_t at = 0;
   buf[0] = '\0';
+  /* Every name is length-prefixed, so that no name can pass for another
+   * field; every field that decides the inputs or the check is there. */
   for (int i = 0; i < d->nargs; ++i) {
     const tool_arg_desc *a = &d->args[i];
-    put(buf, n, &at, "%s%s", i ? "; " : "", a->name);
+    put(buf, n, &at, "%s%zu:%s", i ? "; " : "", strlen(a->name), a->name);
     if (a->kind == TOOL_ARG_SCALAR) {
       put(buf, n, &at, " = %.17g", a->value);
       continue;
@@ -145,13 +148,13 @@ void tool_problem_text(const tool_problem_desc *d, char *buf, size_t n) {
       put(buf, n, &at, "%s%.17g%s", s ? ", " : " shift [", a->shift[s],
           s + 1 == a->nshifts ? "]" : "");
   }
-  put(buf, n, &at, " | reference %s | rtol %.17g, %.17g bf16",
-      d->reference_kernel[0] ? d->reference_kernel : "default", d->rtol,
-      d->rtol_bf16);
+  put(buf, n, &at, " | reference %zu:%s | rtol %.17g, %.17g bf16",
+      strlen(d->reference_kernel), d->reference_kernel, d->rtol, d->rtol_bf16);
   if (d->flops > 0)
     put(buf, n, &at, " | flops %.17g", d->flops);
   else if (d->bytes > 0)
     put(buf, n, &at, " | bytes %.17g", d->bytes);
+  return at < n ? 0 : 1;
 }
 
 /*===--- Binding to a kernel ----------------------------------------------===*/
@@ -210,6 +213,69 @@ static int is_float(tile_rt_dtype t) {
   return t == TILE_RT_F16 || t == TILE_RT_BF16 || t == TILE_RT_F32;
 }
 
+/* The values an element of `t` holds: [*lo, *hi] (integers: every one
+ * of them; i64: those a double holds exactly, as a problem's values are
+ * doubles; floats: the finite ones). 0 if `t` is not a problem's type. */
+static int dtype_range(tile_rt_dtype t, double *lo, double *hi) {
+  switch (t) {
+  case TILE_RT_I8:
+    return *lo = INT8_MIN, *hi = INT8_MAX, 1;
+  case TILE_RT_I16:
+    return *lo = INT16_MIN, *hi = INT16_MAX, 1;
+  case TILE_RT_I32:
+    return *lo = INT32_MIN, *hi = INT32_MAX, 1;
+  case TILE_RT_I64:
+    return *lo = -0x1p53, *hi = 0x1p53, 1;
+  case TILE_RT_F16:
+    return *lo = -65504.0, *hi = 65504.0, 1;
+  case TILE_RT_BF16:
+  case TILE_RT_F32:
+    return *lo = -FLT_MAX, *hi = FLT_MAX, 1;
+  default:
+    return 0;
+  }
+}
+
+/* Why scalar `a` does not fit type `t` (into `why`), or 0 if it does. */
+static int scalar_mismatch(const tool_arg_desc *a, tile_rt_dtype t, int i,
+                           char *why, size_t n) {
+  double lo = 0, hi = 0;
+  dtype_range(t, &lo, &hi);
+  int integer = t != TILE_RT_F32;
+  if ((integer && a->value != floor(a->value)) || a->value < lo ||
+      a->value > hi)
+    return snprintf(why, n,
+                    "argument %d (%s) is %.17g, which is not %s %s value "
+                    "(%s in [%.17g, %.17g])",
+                    i, a->name, a->value, integer ? "an" : "a finite",
+                    tile_rt_dtype_name(t), integer ? "integers" : "reals", lo,
+                    hi),
+           1;
+  return 0;
+}
+
+/* Why the values drawn for input `a` do not fit its element type `t`
+ * (into `why`), or 0 if they do. */
+static int range_mismatch(const tool_arg_desc *a, tile_rt_dtype t, int i,
+                          char *why, size_t n) {
+  double lo = 0, hi = 0;
+  if (!dtype_range(t, &lo, &hi))
+    return 0;
+  int integer = !is_float(t);
+  for (int s = 0; s < (a->nshifts ? a->nshifts : 1); ++s) {
+    double shift = a->nshifts ? a->shift[s] : 0.0;
+    double from = a->lo + shift, to = a->hi + shift;
+    /* Integers are drawn in [floor(from), to): `to` itself is not. */
+    if (from < lo || to > (integer ? hi + 1 : hi))
+      return snprintf(why, n,
+                      "argument %d (%s) draws values in [%.17g, %.17g), "
+                      "outside what %s holds ([%.17g, %.17g])",
+                      i, a->name, from, to, tile_rt_dtype_name(t), lo, hi),
+             1;
+  }
+  return 0;
+}
+
 /* Why argument `i` does not fit the kernel (into `why`), or 0 if it does:
  * its kind, rank and role, and the scalar types the launch can pass. */
 static int arg_mismatch(tool_arg_desc *a, const tile_rt_param_desc *p,
@@ -232,7 +298,7 @@ static int arg_mismatch(tool_arg_desc *a, const tile_rt_param_desc *p,
                       "or f32",
                       i, a->name, tile_rt_dtype_name(p->dtype)),
              1;
-    return 0;
+    return scalar_mismatch(a, p->dtype, i, why, n);
   }
   if (p->kind != TILE_RT_PARAM_MEMREF)
     return snprintf(why, n,
@@ -262,7 +328,7 @@ static int arg_mismatch(tool_arg_desc *a, const tile_rt_param_desc *p,
   if (a->role == TOOL_ROLE_UNSAID)
     a->role =
         p->access == TILE_RT_ACCESS_WRITE ? TOOL_ROLE_OUTPUT : TOOL_ROLE_INPUT;
-  else if (a->role == TOOL_ROLE_OUTPUT && p->access == TILE_RT_ACCESS_READ)
+  if (a->role == TOOL_ROLE_OUTPUT && p->access == TILE_RT_ACCESS_READ)
     return snprintf(why, n,
                     "argument %d (%s) is an output, but the kernel only "
                     "reads it",
@@ -274,6 +340,8 @@ static int arg_mismatch(tool_arg_desc *a, const tile_rt_param_desc *p,
                     "writes it",
                     i, a->name),
            1;
+  if (a->role == TOOL_ROLE_INPUT)
+    return range_mismatch(a, p->dtype, i, why, n);
   return 0;
 }
 

@@ -25,6 +25,9 @@
 #define TOOL_MAX_ARGS TOOL_MAX_INPUTS
 /// The most row shifts an input has.
 #define TOOL_MAX_SHIFTS 4
+/// Bytes that hold any problem's key (tool_problem_text): per argument at
+/// most about 300, then the check's names and numbers.
+#define TOOL_PROBLEM_KEY_SIZE 4096
 /// The largest extent of one dimension.
 #define TOOL_MAX_DIM ((int64_t)INT32_MAX)
 
@@ -75,7 +78,7 @@ typedef struct tool_problem_desc {
   char label[256];
   /// What the tuning key holds of the problem: the built-ins' sizes
   /// ("4096x4096x4096 erf"), or the whole description (tool_problem_text).
-  char key[1024];
+  char key[TOOL_PROBLEM_KEY_SIZE];
   int nargs;
   tool_arg_desc args[TOOL_MAX_ARGS];
   /// The check: against `reference` on output `checked`, or, without one,
@@ -135,10 +138,12 @@ void tool_problem_arg_shapes(const tool_problem_desc *d, char *buf, size_t n);
 /// a problem given as data.
 void tool_problem_label(const tool_problem_desc *d, char *buf, size_t n);
 
-/// The description as one line, every argument with its shape, role, value
-/// range or value, then the check and the work: the tuning key of a
-/// problem given as data.
-void tool_problem_text(const tool_problem_desc *d, char *buf, size_t n);
+/// The description as one line, every argument with its length-prefixed
+/// name, shape, role, value range and shifts or value, then the check and
+/// the work: the tuning key of a problem given as data, so that two
+/// problems that differ in any field differ in it. Returns 0, or 1 when it
+/// did not fit in `n` bytes (TOOL_PROBLEM_KEY_SIZE always holds it).
+int tool_problem_text(const tool_problem_desc *d, char *buf, size_t n);
 
 /// Reads the argument types from kernel record `k` and checks that the
 /// kernel takes what the problem gives (the count, each kind and rank, the

@@ -23,6 +23,39 @@ using llvm::json::Value;
 
 namespace {
 
+/// The deepest nesting of arrays and objects a problem may have: its own
+/// needs three levels. llvm::json::parse recurses once per level, so a
+/// deeper text is refused before it is parsed, not by a stack overflow.
+constexpr int kMaxNesting = 32;
+
+/// Whether `text` nests arrays and objects at most kMaxNesting deep
+/// (brackets inside strings do not count).
+bool shallowEnough(llvm::StringRef text) {
+  int depth = 0;
+  bool inString = false, escaped = false;
+  for (char c : text) {
+    if (inString) {
+      if (escaped)
+        escaped = false;
+      else if (c == '\\')
+        escaped = true;
+      else if (c == '"')
+        inString = false;
+    } else if (c == '"') {
+      inString = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxNesting)
+        return false;
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return true;
+}
+
+/// Whether `s` holds no NUL, which would cut a C string short.
+bool noNul(llvm::StringRef s) { return s.find('\0') == llvm::StringRef::npos; }
+
 /// Collects the first error, with the path of the field it is about.
 struct Reader {
   const char *what;
@@ -96,11 +129,11 @@ struct Reader {
     std::string name = "arg" + std::to_string(index);
     if (const Value *n = o->get("name")) {
       std::optional<llvm::StringRef> s = n->getAsString();
-      if (!s || s->empty() || s->size() >= sizeof d->args[0].name)
+      if (!s || s->empty() || s->size() >= sizeof d->args[0].name || !noNul(*s))
         return fail(where + ".name",
                     "expected a name of 1 to " +
                         std::to_string(sizeof d->args[0].name - 1) +
-                        " characters");
+                        " characters, none of them NUL");
       name = s->str();
     }
     const Value *shape = o->get("shape"), *value = o->get("value");
@@ -167,6 +200,11 @@ extern "C" int tool_problem_from_json(tool_problem_desc *d, const char *text,
                                       size_t n, const char *what) {
   tool_problem_desc_init(d, "problem");
   Reader r{what};
+  if (!shallowEnough(llvm::StringRef(text, n))) {
+    r.fail("", "nested more than " + std::to_string(kMaxNesting) +
+                   " levels deep; a problem needs three");
+    return 1;
+  }
   llvm::Expected<Value> parsed = llvm::json::parse(llvm::StringRef(text, n));
   if (!parsed) {
     std::string message = llvm::toString(parsed.takeError());
@@ -191,7 +229,8 @@ extern "C" int tool_problem_from_json(tool_problem_desc *d, const char *text,
       return 1;
   if (const Value *ref = o->get("reference")) {
     std::optional<llvm::StringRef> s = ref->getAsString();
-    if (!s || s->empty() || s->size() >= sizeof d->reference_kernel)
+    if (!s || s->empty() || s->size() >= sizeof d->reference_kernel ||
+        !noNul(*s))
       return r.fail("reference", "expected a kernel name"), 1;
     std::snprintf(d->reference_kernel, sizeof d->reference_kernel, "%s",
                   s->str().c_str());
@@ -205,7 +244,8 @@ extern "C" int tool_problem_from_json(tool_problem_desc *d, const char *text,
     return r.fail("rtol", "expected a positive threshold"), 1;
   if (d->flops < 0 || d->bytes < 0 || (d->flops > 0 && d->bytes > 0))
     return r.fail("", "give one of \"flops\" and \"bytes\", positive"), 1;
-  tool_problem_text(d, d->key, sizeof d->key);
+  if (tool_problem_text(d, d->key, sizeof d->key) != 0)
+    return r.fail("", "the description is too long for a tuning key"), 1;
   tool_problem_label(d, d->label, sizeof d->label);
   return 0;
 }

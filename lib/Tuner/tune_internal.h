@@ -211,7 +211,7 @@ tune_candidate *tune_choose_best(tune_space *s);
 typedef struct tune_key {
   MlirTileCacheComponent c[TUNE_KEY_MAX];
   int n;
-  char op[32], shape[1024], gpu[512], limits[96];
+  char op[32], shape[TOOL_PROBLEM_KEY_SIZE], gpu[512], limits[96];
   tool_buffer build;
 } tune_key;
 void tune_key_init(tune_key *k, const tune_request *r, const tune_space *s,
