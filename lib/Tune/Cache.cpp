@@ -32,6 +32,10 @@ static constexpr int kFormat = 1;
 static constexpr StringLiteral kTree = "v1";
 /// Component values longer than this are kept in an entry as their digest.
 static constexpr size_t kLongValue = 256;
+/// What ends an entry file: the SHA-256 of the bytes before it, closed by
+/// `}` (the entry's last member; see withDigest).
+static constexpr StringLiteral kDigestMember = ",\"sha256\":\"";
+static constexpr size_t kDigestTail = kDigestMember.size() + 64 + 2;
 /// What a temporary file's name adds to its entry's until it is renamed.
 static constexpr StringLiteral kTempSuffix = ".tmp-";
 
@@ -137,6 +141,31 @@ static json::Object componentsObject(ArrayRef<Component> canon) {
   return o;
 }
 
+/// `entry` printed, with a last member "sha256": the digest of the text
+/// before that member followed by `}`. Printed objects have their keys
+/// sorted, and "sha256" sorts after every other key of an entry.
+static std::string withDigest(const json::Value &entry) {
+  std::string text;
+  llvm::raw_string_ostream(text) << entry;
+  std::string digest = sha256Hex(text);
+  text.pop_back();
+  return text + kDigestMember.str() + digest + "\"}";
+}
+
+/// Why the bytes of an entry file do not match their digest, or "": any
+/// byte altered, record, components and blob names included, is seen.
+static std::string checkDigest(StringRef file) {
+  if (file.size() < kDigestTail + 1 ||
+      !file.drop_back(kDigestTail - kDigestMember.size())
+           .ends_with(kDigestMember) ||
+      !file.ends_with("\"}"))
+    return "it has no digest (written by an older build, or altered)";
+  std::string body = file.drop_back(kDigestTail).str() + "}";
+  if (sha256Hex(body) != file.take_back(66).take_front(64))
+    return "the entry does not match its digest (altered)";
+  return "";
+}
+
 /// Checks a parsed entry against what was asked and extracts it; returns
 /// why it does not match, or an empty string.
 static std::string readEntry(const json::Value &v, StringRef kind,
@@ -194,7 +223,7 @@ LoadResult cache::load(StringRef dir, StringRef kind,
   llvm::Expected<json::Value> parsed = json::parse((*file)->getBuffer());
   if (!parsed)
     why = "it does not parse: " + llvm::toString(parsed.takeError());
-  else
+  else if (why = checkDigest((*file)->getBuffer()); why.empty())
     why = readEntry(*parsed, kind, key, canon, entry);
   if (why.empty())
     return LoadResult::Hit;
@@ -230,7 +259,7 @@ static LogicalResult createEntryDirectories(StringRef dir, StringRef entryDir,
 /// file-size limit) removes the temporary file and says why, so that no
 /// partial entry is left and nothing exits the process (a raw_fd_ostream
 /// destroyed with an error pending would report a fatal error).
-static LogicalResult writeAtomically(StringRef path, const json::Value &entry,
+static LogicalResult writeAtomically(StringRef path, StringRef entry,
                                      std::string &error) {
   namespace fs = llvm::sys::fs;
   int fd = -1;
@@ -283,7 +312,7 @@ LogicalResult cache::store(StringRef dir, StringRef kind,
       json::Object{{"format", kFormat}, {"kind", kind},
                    {"key", key},        {"components", componentsObject(canon)},
                    {"record", record},  {"blobs", std::move(blobArray)}};
-  return writeAtomically(path, entry, error);
+  return writeAtomically(path, withDigest(entry), error);
 }
 
 namespace {
@@ -443,6 +472,10 @@ static Listing describe(const Found &found) {
     llvm::consumeError(v.takeError());
   if (!o || o->getInteger("format") != kFormat) {
     l.summary = "corrupt (does not parse)";
+    return l;
+  }
+  if (std::string why = checkDigest((*file)->getBuffer()); !why.empty()) {
+    l.summary = "corrupt (" + why + ")";
     return l;
   }
   l.valid = true;

@@ -189,6 +189,22 @@ static void test_corruption(const char *dir) {
             strstr(l->message.data, "does not match its digest") != NULL,
         "a blob that does not match its digest is corrupt");
 
+  /* One character of the record changed: the entry's digest covers it. */
+  check(store(dir, "{\"summary\": \"again\"}") &&
+            load(dir, l) == MlirTileCacheHit,
+        "a new store is a hit");
+  f = fopen(path, "rb");
+  n = f ? fread(text, 1, sizeof text - 1, f) : 0;
+  if (f)
+    fclose(f);
+  text[n] = '\0';
+  char *summary = strstr(text, "\"again\"");
+  rewrite(path, -1, summary ? (long)(summary - text) + 2 : -1);
+  check(load(dir, l) == MlirTileCacheCorrupt &&
+            strstr(l->message.data, "does not match its digest") != NULL,
+        "a record altered in one byte does not match the entry's digest");
+  check(access(path, F_OK) != 0, "and the entry is removed");
+
   /* Another entry's file in this entry's place: stale. */
   MlirTileCacheComponent other[2] = {entry_key[0], {S("shape"), S("9x9x9")}};
   mlirTileCacheStore(S(dir), S("tune"), other, 2, S("{}"), NULL, 0, NULL, NULL);
