@@ -25,21 +25,48 @@ std::optional<std::pair<int64_t, int64_t>> ContractAttr::getArgDim(unsigned i) {
   return std::make_pair(dim[0], dim[1]);
 }
 
-ContractAttr ContractAttr::foldIntegerOperands() {
+ContractAttr ContractAttr::foldIntegerOperands(std::string &why) {
   MLIRContext *ctx = getContext();
   SmallVector<AffineExpr> symbols;
   SmallVector<Attribute> kept;
+  SmallVector<std::optional<int64_t>> values;
   for (Attribute operand : getOperands()) {
     if (auto integer = dyn_cast<IntegerAttr>(operand)) {
       symbols.push_back(getAffineConstantExpr(integer.getInt(), ctx));
+      values.push_back(integer.getInt());
     } else {
       symbols.push_back(getAffineSymbolExpr(kept.size(), ctx));
       kept.push_back(operand);
+      values.push_back(std::nullopt);
     }
   }
-  AffineMap sides =
-      getSides().replaceDimsAndSymbols({}, symbols, 0, kept.size());
-  return ContractAttr::get(ctx, getRelation(), simplifyAffineMap(sides),
+  for (AffineExpr side : getSides().getResults())
+    if (std::optional<int64_t> divisor = findNonPositiveDivisor(
+            side, [&](unsigned i) { return values[i]; })) {
+      why = "it divides by " + std::to_string(*divisor) +
+            " once the parameters are bound; a divisor must be positive";
+      return ContractAttr();
+    }
+  AffineMap sides = simplifyAffineMap(
+      getSides().replaceDimsAndSymbols({}, symbols, 0, kept.size()));
+  // Folding wraps: the folded sides must compute what the checked
+  // arithmetic does, the dimensions (kept symbols) at a few values.
+  for (auto [before, after] :
+       llvm::zip(getSides().getResults(), sides.getResults())) {
+    auto original = [&](ArrayRef<int64_t> keptValues) {
+      SmallVector<int64_t> all;
+      unsigned next = 0;
+      for (std::optional<int64_t> v : values)
+        all.push_back(v ? *v : keptValues[next++]);
+      return evaluateIntExpr(before, all);
+    };
+    if (!foldsExactly(after, kept.size(), original)) {
+      why = "its integers pass 64 bits (|x| <= 9223372036854775807) once "
+            "the parameters are bound";
+      return ContractAttr();
+    }
+  }
+  return ContractAttr::get(ctx, getRelation(), sides,
                            ArrayAttr::get(ctx, kept));
 }
 

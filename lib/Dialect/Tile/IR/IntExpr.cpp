@@ -83,6 +83,106 @@ ParseResult tile::parseRelation(AsmParser &parser, Relation &relation) {
 }
 
 //===----------------------------------------------------------------------===//
+// Checked construction
+//===----------------------------------------------------------------------===//
+
+// AffineExpr folds constants as it builds and simplifies, in wrapping 64-bit
+// arithmetic: `9223372036854775807 * 2` would become -2. A fold that wraps
+// changes the value at small symbol values (the constants it folded are
+// the value at 0, the coefficients the value at 1), so the folded
+// expression is compared with the checked computation at a few points.
+
+static constexpr int kSamples = 4;
+
+/// Symbol i's value at sample `k`: all 0, all 1, all 2, then i + 3.
+static int64_t sampleValue(int k, unsigned i) {
+  return k < 3 ? k : int64_t(i) + 3;
+}
+
+bool tile::foldsExactly(
+    AffineExpr folded, unsigned numSymbols,
+    function_ref<std::optional<int64_t>(ArrayRef<int64_t>)> original) {
+  SmallVector<int64_t> symbols(numSymbols);
+  for (int k = 0; k < kSamples; ++k) {
+    for (unsigned i = 0; i < numSymbols; ++i)
+      symbols[i] = sampleValue(k, i);
+    if (evaluateIntExpr(folded, symbols) != original(symbols))
+      return false;
+  }
+  return true;
+}
+
+std::optional<int64_t> tile::findNonPositiveDivisor(
+    AffineExpr expr, function_ref<std::optional<int64_t>(unsigned)> value) {
+  auto bin = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!bin)
+    return std::nullopt;
+  if (std::optional<int64_t> bad = findNonPositiveDivisor(bin.getLHS(), value))
+    return bad;
+  if (std::optional<int64_t> bad = findNonPositiveDivisor(bin.getRHS(), value))
+    return bad;
+  if (bin.getKind() != AffineExprKind::Mod &&
+      bin.getKind() != AffineExprKind::FloorDiv &&
+      bin.getKind() != AffineExprKind::CeilDiv)
+    return std::nullopt;
+  // The divisor's value when every symbol in it is known.
+  SmallVector<int64_t> symbols;
+  bool known = true;
+  bin.getRHS().walk([&](AffineExpr e) {
+    if (auto sym = dyn_cast<AffineSymbolExpr>(e)) {
+      std::optional<int64_t> v = value(sym.getPosition());
+      known &= v.has_value();
+      if (symbols.size() <= sym.getPosition())
+        symbols.resize(sym.getPosition() + 1, 0);
+      if (v)
+        symbols[sym.getPosition()] = *v;
+    }
+  });
+  if (!known)
+    return std::nullopt;
+  std::optional<int64_t> divisor = evaluateIntExpr(bin.getRHS(), symbols);
+  if (divisor && *divisor <= 0)
+    return divisor;
+  return std::nullopt;
+}
+
+AffineExpr tile::combineIntExprs(AffineExprKind kind, AffineExpr lhs,
+                                 AffineExpr rhs, std::string &why) {
+  if (!lhs || !rhs)
+    return AffineExpr(); // `why` says why already
+  bool divides = kind == AffineExprKind::Mod ||
+                 kind == AffineExprKind::FloorDiv ||
+                 kind == AffineExprKind::CeilDiv;
+  if (auto c = dyn_cast<AffineConstantExpr>(rhs);
+      divides && c && c.getValue() <= 0) {
+    why = "'" + getIntExprOperator(kind).str() + " " +
+          std::to_string(c.getValue()) + "': the divisor must be positive";
+    return AffineExpr();
+  }
+  AffineExpr result = getAffineBinaryOpExpr(kind, lhs, rhs);
+  unsigned numSymbols = 0;
+  for (AffineExpr e : {lhs, rhs})
+    e.walk([&](AffineExpr leaf) {
+      if (auto sym = dyn_cast<AffineSymbolExpr>(leaf))
+        numSymbols = std::max(numSymbols, sym.getPosition() + 1);
+    });
+  auto checked = [&](ArrayRef<int64_t> symbols) -> std::optional<int64_t> {
+    std::optional<int64_t> l = evaluateIntExpr(lhs, symbols);
+    std::optional<int64_t> r = evaluateIntExpr(rhs, symbols);
+    if (!l || !r)
+      return std::nullopt;
+    return applyIntOperator(kind, *l, *r);
+  };
+  // Integers alone must compute; with symbols, the fold must be exact.
+  if ((numSymbols == 0 && !checked({})) ||
+      !foldsExactly(result, numSymbols, checked)) {
+    why = "its integers pass 64 bits (|x| <= 9223372036854775807)";
+    return AffineExpr();
+  }
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
 // Parsing
 //===----------------------------------------------------------------------===//
 
@@ -91,23 +191,52 @@ struct ExprParser {
   AsmParser &parser;
   IntExprLeafParser leaf;
 
+  /// `expr = expr kind rhs`, or an error at `loc`, the operator.
+  ParseResult combine(SMLoc loc, AffineExprKind kind, AffineExpr &expr,
+                      AffineExpr rhs) {
+    std::string why;
+    AffineExpr result = combineIntExprs(kind, expr, rhs, why);
+    if (!result)
+      return parser.emitError(loc) << why;
+    expr = result;
+    return success();
+  }
+
+  /// An integer literal: at most 64 bits once negated when `negated`.
+  OptionalParseResult parseLiteral(AffineExpr &expr, bool negated) {
+    SMLoc loc = parser.getCurrentLocation();
+    APInt value;
+    OptionalParseResult isInt = parser.parseOptionalInteger(value);
+    if (!isInt.has_value() || failed(*isInt))
+      return isInt;
+    // The parser gives a literal as a non-negative signed value.
+    APInt wide = value.sext(value.getBitWidth() + 1);
+    if (negated)
+      wide.negate();
+    if (wide.getSignificantBits() > 64 || wide.getSExtValue() == INT64_MIN)
+      return parser.emitError(loc)
+             << "the integer is out of the range an expression computes in "
+             << "(|x| <= 9223372036854775807)";
+    expr = getAffineConstantExpr(wide.getSExtValue(), parser.getContext());
+    return success();
+  }
+
   ParseResult parsePrimary(AffineExpr &expr) {
     if (succeeded(parser.parseOptionalLParen()))
       return failure(parseSum(expr) || parser.parseRParen());
+    SMLoc loc = parser.getCurrentLocation();
     if (succeeded(parser.parseOptionalMinus())) {
+      OptionalParseResult isInt = parseLiteral(expr, /*negated=*/true);
+      if (isInt.has_value())
+        return *isInt;
       if (parsePrimary(expr))
         return failure();
-      expr = -expr;
-      return success();
+      return combine(loc, AffineExprKind::Mul, expr,
+                     getAffineConstantExpr(-1, parser.getContext()));
     }
-    int64_t value;
-    OptionalParseResult isInt = parser.parseOptionalInteger(value);
-    if (isInt.has_value()) {
-      if (failed(*isInt))
-        return failure();
-      expr = getAffineConstantExpr(value, parser.getContext());
-      return success();
-    }
+    OptionalParseResult isInt = parseLiteral(expr, /*negated=*/false);
+    if (isInt.has_value())
+      return *isInt;
     return leaf(expr);
   }
 
@@ -116,10 +245,10 @@ struct ExprParser {
       return failure();
     while (true) {
       AffineExpr rhs;
+      SMLoc loc = parser.getCurrentLocation();
       if (succeeded(parser.parseOptionalStar())) {
-        if (parsePrimary(rhs))
+        if (parsePrimary(rhs) || combine(loc, AffineExprKind::Mul, expr, rhs))
           return failure();
-        expr = getAffineBinaryOpExpr(AffineExprKind::Mul, expr, rhs);
         continue;
       }
       StringRef word;
@@ -129,7 +258,8 @@ struct ExprParser {
         AffineExprKind kind = word == "mod"        ? AffineExprKind::Mod
                               : word == "floordiv" ? AffineExprKind::FloorDiv
                                                    : AffineExprKind::CeilDiv;
-        expr = getAffineBinaryOpExpr(kind, expr, rhs);
+        if (combine(loc, kind, expr, rhs))
+          return failure();
         continue;
       }
       return success();
@@ -141,13 +271,17 @@ struct ExprParser {
       return failure();
     while (true) {
       AffineExpr rhs;
+      SMLoc loc = parser.getCurrentLocation();
       bool plus = succeeded(parser.parseOptionalPlus());
       if (!plus && failed(parser.parseOptionalMinus()))
         return success();
       if (parseProduct(rhs))
         return failure();
-      expr =
-          getAffineBinaryOpExpr(AffineExprKind::Add, expr, plus ? rhs : -rhs);
+      if (!plus && combine(loc, AffineExprKind::Mul, rhs,
+                           getAffineConstantExpr(-1, parser.getContext())))
+        return failure();
+      if (combine(loc, AffineExprKind::Add, expr, rhs))
+        return failure();
     }
   }
 };
@@ -267,21 +401,25 @@ std::optional<int64_t> tile::evaluateIntExpr(AffineExpr expr,
   std::optional<int64_t> r = evaluateIntExpr(bin.getRHS(), symbols);
   if (!l || !r)
     return std::nullopt;
-  switch (bin.getKind()) {
+  return applyIntOperator(bin.getKind(), *l, *r);
+}
+
+std::optional<int64_t> tile::applyIntOperator(AffineExprKind kind, int64_t l,
+                                              int64_t r) {
+  switch (kind) {
   case AffineExprKind::Add:
-    return llvm::checkedAdd(*l, *r);
+    return llvm::checkedAdd(l, r);
   case AffineExprKind::Mul:
-    return llvm::checkedMul(*l, *r);
+    return llvm::checkedMul(l, r);
   case AffineExprKind::Mod:
   case AffineExprKind::FloorDiv:
   case AffineExprKind::CeilDiv:
-    if (*r <= 0)
+    if (r <= 0)
       return std::nullopt;
-    if (bin.getKind() == AffineExprKind::Mod)
-      return llvm::mod(*l, *r);
-    return bin.getKind() == AffineExprKind::FloorDiv
-               ? llvm::divideFloorSigned(*l, *r)
-               : llvm::divideCeilSigned(*l, *r);
+    if (kind == AffineExprKind::Mod)
+      return llvm::mod(l, r);
+    return kind == AffineExprKind::FloorDiv ? llvm::divideFloorSigned(l, r)
+                                            : llvm::divideCeilSigned(l, r);
   default:
     return std::nullopt;
   }

@@ -87,25 +87,25 @@ ParseResult tile::parseConstraints(AsmParser &parser, ArrayRef<StringRef> names,
       AsmParser::Delimiter::Square, [&]() -> ParseResult {
         AffineExpr lhs, rhs;
         Relation rel;
+        SMLoc loc = parser.getCurrentLocation();
         if (parseIntExpr(parser, leaf, lhs) || parseRelation(parser, rel) ||
             parseIntExpr(parser, leaf, rhs))
           return failure();
-        AffineExpr expr;
-        switch (rel) {
-        case Relation::Eq:
-        case Relation::Ge:
-          expr = lhs - rhs;
-          break;
-        case Relation::Le:
-          expr = rhs - lhs;
-          break;
-        case Relation::Lt:
-          expr = rhs - lhs - 1;
-          break;
-        case Relation::Gt:
-          expr = lhs - rhs - 1;
-          break;
-        }
+        // Stored as one side minus the other (minus 1 for < and >).
+        if (rel == Relation::Le || rel == Relation::Lt)
+          std::swap(lhs, rhs);
+        MLIRContext *ctx = parser.getContext();
+        std::string why;
+        AffineExpr expr = combineIntExprs(
+            AffineExprKind::Add, lhs,
+            combineIntExprs(AffineExprKind::Mul, rhs,
+                            getAffineConstantExpr(-1, ctx), why),
+            why);
+        if (expr && (rel == Relation::Lt || rel == Relation::Gt))
+          expr = combineIntExprs(AffineExprKind::Add, expr,
+                                 getAffineConstantExpr(-1, ctx), why);
+        if (!expr)
+          return parser.emitError(loc, "kernel_c6: the constraint: ") << why;
         sets.push_back(IntegerSetAttr::get(
             IntegerSet::get(0, names.size(), {expr}, {rel == Relation::Eq})));
         return success();

@@ -49,11 +49,18 @@ static LogicalResult substitute(KernelOp kernel, DictionaryAttr bound) {
                                         /*replaceLocs=*/false,
                                         /*replaceTypes=*/true);
   // The bound parameters of the contracts become integers of their sides.
-  if (std::optional<ArrayAttr> contracts = kernel.getContracts())
-    kernel.setContractsAttr(ArrayAttr::get(
-        ctx, llvm::map_to_vector(*contracts, [](Attribute a) {
-          return Attribute(cast<ContractAttr>(a).foldIntegerOperands());
-        })));
+  if (std::optional<ArrayAttr> contracts = kernel.getContracts()) {
+    SmallVector<Attribute> folded;
+    for (Attribute a : *contracts) {
+      std::string why;
+      ContractAttr contract = cast<ContractAttr>(a).foldIntegerOperands(why);
+      if (!contract)
+        return kernel.emitOpError("contract ")
+               << folded.size() << " cannot be checked: " << why;
+      folded.push_back(contract);
+    }
+    kernel.setContractsAttr(ArrayAttr::get(ctx, folded));
+  }
 
   OpBuilder b(ctx);
   kernel.walk([&](ParamOp param) {

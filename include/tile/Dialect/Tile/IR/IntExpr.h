@@ -40,6 +40,34 @@ bool isIntExprKeyword(StringRef word);
 std::optional<int64_t> evaluateIntExpr(AffineExpr expr,
                                        ArrayRef<int64_t> symbols);
 
+/// `l kind r` (+, *, mod, floordiv, ceildiv) in checked arithmetic:
+/// std::nullopt when it overflows or divides by a value that is not
+/// positive.
+std::optional<int64_t> applyIntOperator(AffineExprKind kind, int64_t l,
+                                        int64_t r);
+
+/// Whether `folded` (an expression AffineExpr built and simplified, over
+/// `numSymbols` symbols) computes what `original` computes in checked
+/// arithmetic at a few small symbol values: a fold whose constants wrapped
+/// does not.
+bool foldsExactly(
+    AffineExpr folded, unsigned numSymbols,
+    function_ref<std::optional<int64_t>(ArrayRef<int64_t>)> original);
+
+/// The divisor of the first `floordiv`, `ceildiv` or `mod` of `expr` that is
+/// not positive, given `value(i)` for the symbols whose value is known, or
+/// std::nullopt when every divisor that can be computed is positive.
+std::optional<int64_t>
+findNonPositiveDivisor(AffineExpr expr,
+                       function_ref<std::optional<int64_t>(unsigned)> value);
+
+/// `lhs kind rhs`, built (and simplified), each symbol standing for a
+/// magnitude of 1; a null expression after saying in `why` what is wrong:
+/// the integers of the result pass 64 bits, or it divides by a constant
+/// that is not positive.
+AffineExpr combineIntExprs(AffineExprKind kind, AffineExpr lhs, AffineExpr rhs,
+                           std::string &why);
+
 /// Prints `expr` in the source syntax (`BM mod (THREADS floordiv 2)`),
 /// `symbol` printing symbol i.
 void printIntExpr(raw_ostream &os, AffineExpr expr,

@@ -115,8 +115,10 @@ def Tile_ContractAttr : Tile_Attr<"Contract", "contract"> {
     void print(::llvm::raw_ostream &os,
         ::llvm::function_ref<void(::llvm::raw_ostream &, int64_t)> printArg);
     /// The contract with its integer operands (bound parameters) folded
-    /// into its sides, and the sides simplified.
-    ContractAttr foldIntegerOperands();
+    /// into its sides, and the sides simplified; a null attribute after
+    /// saying in `why` what is wrong: the folded integers pass 64 bits, or
+    /// a divisor is not positive.
+    ContractAttr foldIntegerOperands(std::string &why);
     /// Prints operand `i` as `print` does.
     void printOperand(::llvm::raw_ostream &os, unsigned i,
         ::llvm::function_ref<void(::llvm::raw_ostream &, int64_t)> printArg);
