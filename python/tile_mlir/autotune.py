@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import sys
 import time
@@ -406,6 +407,21 @@ class _Trials:
         return good
 
 
+def _check_options(rtol, jobs, warmup, iters) -> None:
+    """Refuses, before anything is compiled, the options that would make
+    every candidate wrong or fail inside the compilation pool."""
+    if isinstance(rtol, bool) or not isinstance(rtol, (int, float)) or \
+            not 0 < rtol < math.inf:
+        raise ValueError(f"rtol must be a positive finite number, got "
+                         f"{rtol!r}")
+    for name, value, least in (("jobs", jobs, 0), ("warmup", warmup, 0),
+                               ("iters", iters, 1)):
+        if isinstance(value, bool) or not isinstance(value, int) or \
+                value < least:
+            raise ValueError(f"{name} must be an integer of at least "
+                             f"{least}, got {value!r}")
+
+
 def autotune(source, kernel: str, *args, reference=None, space=None,
              params=None, key=None, cache_dir=None, runtime=None,
              rtol: float = 1e-2, outputs=None, retune: bool = False,
@@ -435,6 +451,7 @@ def autotune(source, kernel: str, *args, reference=None, space=None,
     `runner` replaces how candidates are loaded, run and timed (TorchRunner
     by default; the tests pass a fake one)."""
     start = time.perf_counter()
+    _check_options(rtol, jobs, warmup, iters)
     runtime = runtime if runtime is not None else Runtime(_device_of(args))
     tuning, components = _problem(source, kernel, args, params, space, key,
                                   runtime, rtol)

@@ -35,6 +35,7 @@ _INT_RANGES = {"i32": (-(1 << 31), (1 << 31) - 1),
                "i64": (-(1 << 63), (1 << 63) - 1)}
 _INT64_MAX = (1 << 63) - 1
 _DEVICE_PTR_LIMIT = 1 << 64  # tile_rt_deviceptr is a uint64_t
+_SIZE_LIMIT = 1 << (8 * ctypes.sizeof(ctypes.c_size_t))
 
 
 def _torch():
@@ -220,6 +221,11 @@ class Runtime(_Handle):
 
     def alloc(self, nbytes: int) -> DeviceBuffer:
         """`nbytes` (> 0) of device memory, 256-byte aligned."""
+        nbytes = operator.index(nbytes)
+        # A size_t takes the size modulo 2^64: a larger request must not
+        # reach the C call as a small one.
+        if not 0 < nbytes < _SIZE_LIMIT:
+            raise ValueError(f"alloc({nbytes}): a size is in [1, 2^64)")
         ptr = _ffi.tile_rt_deviceptr()
         check(_ffi.rt().tile_rt_mem_alloc(ctypes.byref(ptr), self._handle(),
                                           nbytes))
@@ -308,13 +314,20 @@ class DeviceBuffer(_Handle):
         return bytes(buf) if out is None else out
 
     def fill(self, value: int, width: int = 1) -> None:
-        """Sets every `width`-byte word (1, 2 or 4) to `value`."""
+        """Sets every `width`-byte word (1, 2 or 4) to `value`: an integer
+        the word holds, unsigned or (two's complement) signed."""
         lib = _ffi.rt()
         fn = {1: lib.tile_rt_mem_set8, 2: lib.tile_rt_mem_set16,
               4: lib.tile_rt_mem_set32}.get(width)
         if fn is None:
             raise ValueError(f"width must be 1, 2 or 4, got {width}")
-        check(fn(self._parent._handle(), self.ptr, value,
+        value = operator.index(value)
+        bits = 8 * width
+        if not -(1 << (bits - 1)) <= value < (1 << bits):
+            raise ValueError(f"fill({value}, width={width}): a {width}-byte "
+                             f"word holds [{-(1 << (bits - 1))}, "
+                             f"{(1 << bits) - 1}]")
+        check(fn(self._parent._handle(), self.ptr, value & ((1 << bits) - 1),
                  self.nbytes // width))
 
     def memref(self, dtype, sizes: Sequence[int],

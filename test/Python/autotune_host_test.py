@@ -205,3 +205,12 @@ error("all wrong", lambda: tune(
 error("two outputs for one", lambda: tune(
     args_for(88, 1000), space=SPACE, runner=FakeRunner(),
     reference=lambda *a: ([1.0, 2.0], [1.0, 2.0])))
+# Options that would make every candidate wrong, or fail inside the
+# compilation pool, are refused before anything is compiled.
+for label, options in (("rtol=-1", {"rtol": -1}),
+                       ("rtol=nan", {"rtol": float("nan")}),
+                       ("jobs=-5", {"jobs": -5}),
+                       ("iters=0", {"iters": 0})):
+    error(label, lambda: tm.autotune(
+        src, "rmsnorm", *args_for(64, 1000), runtime=rt, cache_dir=cache,
+        runner=FakeRunner(), **options))

@@ -109,4 +109,17 @@ attempt("launch with a freed buffer's view", lambda: scale(stale, 1.0))
 attempt("prepared launch after the free", prepared)
 attempt("check with a freed buffer's view", lambda: scale.check(stale, 1.0))
 print("a view keeps its buffer:", stale.owner is other)
+
+# Sizes a size_t cannot hold never reach the C call, where they would wrap
+# to a small allocation; fill values a word cannot hold are refused, not
+# wrapped.
+attempt("alloc(2**64 + 256)", lambda: rt.alloc(2**64 + 256))
+attempt("alloc(2**64)", lambda: rt.alloc(2**64))
+attempt("alloc(0)", lambda: rt.alloc(0))
+attempt("alloc(4.0)", lambda: rt.alloc(4.0))
+attempt("fill(2**40, 4)", lambda: buf.fill(2**40, 4))
+attempt("fill(256, 1)", lambda: buf.fill(256, 1))
+attempt("fill(-129, 1)", lambda: buf.fill(-129, 1))
+attempt("fill(-1, 4)", lambda: buf.fill(-1, 4))
+attempt("fill(65535, 2)", lambda: buf.fill(65535, 2))
 rt.close()
