@@ -230,6 +230,7 @@ public:
   LogicalResult planRegions();
   /// Checks an scf.for that holds tile operations (planRegions).
   bool planSerialLoop(scf::ForOp loop);
+  bool planAtomic(AtomicOp atomic);
   LogicalResult planSharedTiles();
   LogicalResult planFragments();
   LogicalResult planGemms();

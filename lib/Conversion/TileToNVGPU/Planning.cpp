@@ -213,6 +213,20 @@ LogicalResult KernelLowering::planRegions() {
           op->emitOpError("is not lowered on sm_90a");
           return WalkResult::interrupt();
         }
+        // The lowering moves the memref arguments into the global address
+        // space; a view of one (memref.subview, memref.cast, ...) keeps
+        // its old type and would be invalid.
+        if (!isa_and_present<TileDialect>(op->getDialect()) &&
+            llvm::any_of(op->getOperandTypes(), llvm::IsaPred<MemRefType>) &&
+            llvm::any_of(op->getResultTypes(), llvm::IsaPred<MemRefType>)) {
+          op->emitOpError("makes a view of a memref in a tile.kernel, which "
+                          "is not lowered on sm_90a; give the tile ops the "
+                          "argument itself with offsets");
+          return WalkResult::interrupt();
+        }
+        if (auto atomic = dyn_cast<AtomicOp>(op))
+          return planAtomic(atomic) ? WalkResult::advance()
+                                    : WalkResult::interrupt();
         if (op == kernel.getOperation() || isa<PipelinedOp>(op) ||
             !holdsTileOps(op))
           return WalkResult::advance();
@@ -257,6 +271,27 @@ LogicalResult KernelLowering::planRegions() {
   return failure(walk.wasInterrupted());
 }
 
+/// A tile.atomic is issued once per element by the thread that owns it, or
+/// for a scalar once per block: its offsets, and a scalar value, must be
+/// the same in every thread, or the other threads' values would be lost.
+bool KernelLowering::planAtomic(AtomicOp atomic) {
+  SmallVector<Value> uniform(atomic.getOffsets());
+  if (!isa<FragmentType>(atomic.getValue().getType()))
+    uniform.push_back(atomic.getValue());
+  for (Value v : uniform)
+    if (Operation *source = threadDependence(v)) {
+      atomic.emitOpError("combines ")
+          << (v == atomic.getValue() ? "a scalar that depends"
+                                     : "at offsets that depend")
+          << " on the thread through '" << source->getName()
+          << "'; a scalar or the offsets of tile.atomic must be the same in "
+             "every thread (reduce the values into a fragment or with "
+             "tile.reduction first)";
+      return false;
+    }
+  return true;
+}
+
 /// An scf.for may run tile operations serially when its bounds are the same
 /// in every thread, so that each barrier inside is reached by all threads
 /// the same number of times, and it carries no values (fragments are not
@@ -276,6 +311,15 @@ bool KernelLowering::planSerialLoop(scf::ForOp loop) {
   if (loop.getNumResults()) {
     loop.emitOpError("holds tile operations and carries values; a loop over "
                      "tile operations has no iter_args");
+    return false;
+  }
+  // A step that is not positive never ends the loop: refused when it is
+  // known here, trapped at run time (lowerFor) when it is not.
+  APInt step;
+  if (matchPattern(loop.getStep(), m_ConstantInt(&step)) &&
+      !step.isStrictlyPositive()) {
+    loop.emitOpError("holds tile operations and its step (")
+        << step.getSExtValue() << ") is not positive: the loop would not end";
     return false;
   }
   WalkResult inner = loop.getBody()->walk([&](CopyOp copy) {
@@ -576,8 +620,9 @@ LogicalResult KernelLowering::planCopies() {
       Type f =
           cast<FragmentType>((srcFrag ? src : dst).getType()).getElementType();
       if (!isa<FloatType>(g) || !isa<FloatType>(f)) {
-        copy.emitOpError("only float fragments are copied so far, got ")
-            << f << " and " << g;
+        copy.emitOpError("copies between global memory and fragments of "
+                         "float elements only on sm_90a; got a fragment of ")
+            << f << " and a memref of " << g;
         return WalkResult::interrupt();
       }
       path = dstFrag ? CopyPath::GlobalToFragment : CopyPath::FragmentToGlobal;

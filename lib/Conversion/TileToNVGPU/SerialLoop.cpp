@@ -6,6 +6,9 @@
 // is not pipelined: a chunk loop of a row reduction, or the tile loop of a
 // persistent kernel around a pipelined loop over k.
 //
+// A step that is not positive is refused where it is a constant
+// (planSerialLoop) and traps where it is not.
+//
 // No wgmma group crosses its back edge: one still pending where the loop
 // starts is waited for before it, one pending at the end of its body is
 // waited for there, so an iteration starts from no groups in flight, as the
@@ -15,6 +18,8 @@
 
 #include "KernelLowering.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
 using namespace mlir;
 using namespace mlir::tile;
 
@@ -23,9 +28,20 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
     emitWgmmaWait(0, pendingAccumulators);
     pendingAccumulators.clear();
   }
+  Value step = map.lookup(op.getStep());
+  // A step that planning could not see is checked where the loop starts:
+  // one that is not positive traps (the launch fails) rather than hang.
+  if (!matchPattern(step, m_Constant())) {
+    Value zero = arith::ConstantIndexOp::create(b, op.getLoc(), 0);
+    Value bad = arith::CmpIOp::create(b, op.getLoc(), arith::CmpIPredicate::sle,
+                                      step, zero);
+    auto guard = scf::IfOp::create(b, op.getLoc(), bad);
+    OpBuilder::InsertionGuard atGuard(b);
+    b.setInsertionPointToStart(guard.thenBlock());
+    LLVM::Trap::create(b, op.getLoc());
+  }
   auto loop = scf::ForOp::create(b, op.getLoc(), map.lookup(op.getLowerBound()),
-                                 map.lookup(op.getUpperBound()),
-                                 map.lookup(op.getStep()));
+                                 map.lookup(op.getUpperBound()), step);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(loop.getBody()->getTerminator());
   map.map(op.getInductionVar(), loop.getInductionVar());

@@ -47,12 +47,11 @@ tile.kernel @too_many_registers(%A: memref<?x?xf16>) grid [1] threads 128 {
 tile.kernel @not_an_argument(%A: memref<?x?xf16>) grid [1] threads 128 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %v = memref.subview %A[0, 0] [64, 64] [1, 1] : memref<?x?xf16> to memref<64x64xf16, strided<[?, 1]>>
-  %w = memref.cast %v : memref<64x64xf16, strided<[?, 1]>> to memref<?x?xf16, strided<[?, 1]>>
+  %w = memref.alloc() : memref<64x64xf16>
   %a = tile.alloc_shared : !tile.shared<64x64xf16>
   tile.pipelined %k = %c0 to %c1 step %c1 num_stages 2 {
     // expected-error @+1 {{a global-to-shared copy reads a tile.kernel argument directly (it becomes a TMA load)}}
-    tile.copy %w[%c0, %k] -> %a : memref<?x?xf16, strided<[?, 1]>> -> !tile.shared<64x64xf16>
+    tile.copy %w[%c0, %k] -> %a : memref<64x64xf16> -> !tile.shared<64x64xf16>
   }
 }
 
@@ -148,9 +147,9 @@ tile.kernel @store_converts(%A: memref<?x?xf32>) grid [1] threads 128 {
 tile.kernel @store_to_view(%A: memref<?x?xf16>) grid [1] threads 128 {
   %c0 = arith.constant 0 : index
   %a = tile.alloc_shared : !tile.shared<64x64xf16>
-  %v = memref.subview %A[0, 0] [64, 64] [1, 1] : memref<?x?xf16> to memref<64x64xf16, strided<[?, 1]>>
+  %v = memref.alloc() : memref<64x64xf16>
   // expected-error @+1 {{a shared-to-global copy writes a tile.kernel argument directly (it becomes a TMA store)}}
-  tile.copy %a -> %v[%c0, %c0] : !tile.shared<64x64xf16> -> memref<64x64xf16, strided<[?, 1]>>
+  tile.copy %a -> %v[%c0, %c0] : !tile.shared<64x64xf16> -> memref<64x64xf16>
 }
 
 // -----
@@ -169,13 +168,11 @@ tile.kernel @store_pipelined_tile(%A: memref<?x?xf16>, %C: memref<?x?xf16>) grid
 
 // -----
 
-tile.kernel @int_store(%A: memref<?x?xf16>, %C: memref<?x?xi32>) grid [1] threads 128 {
+tile.kernel @int_store(%C: memref<?x?xi32>) grid [1] threads 128 {
   %c0 = arith.constant 0 : index
-  %a = tile.alloc_shared : !tile.shared<64x64xf16>
-  %c = tile.alloc_fragment : !tile.fragment<64x64xf32>
-  tile.gemm %a, %a, %c : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
-  // expected-error @+1 {{only float fragments are copied so far, got 'f32' and 'i32'}}
-  tile.copy %c -> %C[%c0, %c0] : !tile.fragment<64x64xf32> -> memref<?x?xi32>
+  %c = tile.alloc_fragment : !tile.fragment<64x64xi32>
+  // expected-error @+1 {{copies between global memory and fragments of float elements only on sm_90a; got a fragment of 'i32' and a memref of 'i32'}}
+  tile.copy %c -> %C[%c0, %c0] : !tile.fragment<64x64xi32> -> memref<?x?xi32>
 }
 
 // -----
@@ -417,4 +414,69 @@ tile.kernel @f80_body(%A: memref<?x?xf32>, %B: memref<?x?xf32>) grid [1] threads
 
 // expected-error @+1 {{has type 'memref<?xi128>'; sm_90a computes with}}
 tile.kernel @i128(%A: memref<?xi128>) grid [1] threads 128 {
+}
+
+// -----
+
+// A loop whose step is not positive would never end: a GPU hang.
+tile.kernel @loop_step_zero(%A: memref<?x?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %z = arith.constant 0.0 : f32
+  %c = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  // expected-error @+1 {{holds tile operations and its step (0) is not positive: the loop would not end}}
+  scf.for %i = %c0 to %c4 step %c0 {
+    tile.fill %c, %z : !tile.fragment<64x64xf32>, f32
+  }
+}
+
+// -----
+
+tile.kernel @loop_step_negative(%A: memref<?x?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %m1 = arith.constant -1 : index
+  %z = arith.constant 0.0 : f32
+  %c = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  // expected-error @+1 {{holds tile operations and its step (-1) is not positive: the loop would not end}}
+  scf.for %i = %c0 to %c4 step %m1 {
+    tile.fill %c, %z : !tile.fragment<64x64xf32>, f32
+  }
+}
+
+// -----
+
+// A scalar atomic is issued once per block: a value that differs between
+// threads would lose all but one.
+tile.kernel @atomic_per_thread(%S: memref<?xf32>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %tid = gpu.thread_id x
+  %i = arith.index_cast %tid : index to i32
+  %f = arith.sitofp %i : i32 to f32
+  // expected-error @+1 {{combines a scalar that depends on the thread through 'gpu.thread_id'; a scalar or the offsets of tile.atomic must be the same in every thread}}
+  tile.atomic add %f -> %S[%c0] : f32 -> memref<?xf32>
+}
+
+// -----
+
+tile.kernel @atomic_offsets_per_thread(%S: memref<?xf32>) grid [1] threads 128 {
+  %one = arith.constant 1.0 : f32
+  %tid = gpu.thread_id x
+  // expected-error @+1 {{combines at offsets that depend on the thread through 'gpu.thread_id'}}
+  tile.atomic add %one -> %S[%tid] : f32 -> memref<?xf32>
+}
+
+// -----
+
+// Memref arguments move to the global address space as they are lowered;
+// a view of one would keep its old type.
+tile.kernel @view_of_argument(%X: memref<?x?xf32>, %Y: memref<?x?xf32>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  // expected-error @+1 {{makes a view of a memref in a tile.kernel, which is not lowered on sm_90a; give the tile ops the argument itself with offsets}}
+  %v = memref.subview %X[0, 0] [%c64, %c64] [1, 1] : memref<?x?xf32> to memref<?x?xf32, strided<[?, 1]>>
+  %x = memref.load %v[%c0, %c0] : memref<?x?xf32, strided<[?, 1]>>
+  %f = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  tile.fill %f, %x : !tile.fragment<64x64xf32>, f32
+  tile.copy %f -> %Y[%c0, %c0] : !tile.fragment<64x64xf32> -> memref<?x?xf32>
 }

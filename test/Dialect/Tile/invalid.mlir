@@ -101,7 +101,7 @@ tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
 tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  // expected-error @+1 {{pipelined_c3: warp_specialize (2) must be 0 or 1}}
+  // expected-error @+1 {{pipelined_c3: warp_specialize (2) must be 0, 1, false or true}}
   tile.pipelined %i = %c0 to %c0 step %c1 num_stages 2 warp_specialize 2 {
   }
 }
@@ -952,4 +952,119 @@ tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
   %a = tile.alloc_fragment : !tile.fragment<128xf16>
   // expected-error @+1 {{fill_c1: the integer 16777217 is not exactly a value of 'f16'; write a float literal (a decimal, inf, -inf or nan)}}
   tile.fill %a, 16777217 : !tile.fragment<128xf16>
+}
+
+// -----
+
+// Literals beyond their type's range would silently become infinities or
+// wrap; they are refused at the fill.
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %h = tile.alloc_fragment : !tile.fragment<128xf16>
+  // expected-error @+1 {{fill_c1: the literal 6.553600e+04 is beyond the range of 'f16'; write inf or -inf for an infinity}}
+  tile.fill %h, 65536.0 : !tile.fragment<128xf16>
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %h = tile.alloc_fragment : !tile.fragment<128xf16>
+  // expected-error @+1 {{fill_c1: the literal -1.000000e+300 is beyond the range of 'f16'}}
+  tile.fill %h, -1.0e300 : !tile.fragment<128xf16>
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %b = tile.alloc_fragment : !tile.fragment<128xbf16>
+  // expected-error @+1 {{fill_c1: the literal 1.000000e+39 is beyond the range of 'bf16'}}
+  tile.fill %b, 1.0e39 : !tile.fragment<128xbf16>
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %f = tile.alloc_fragment : !tile.fragment<128xf32>
+  // expected-error @+1 {{fill_c1: the literal 1.000000e+39 is beyond the range of 'f32'}}
+  tile.fill %f, 1.0e39 : !tile.fragment<128xf32>
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %i = tile.alloc_fragment : !tile.fragment<128xi32>
+  // expected-error @+1 {{fill_c1: the literal 2147483648 does not fit in 'i32' (signed, [-2147483648, 2147483647])}}
+  tile.fill %i, 2147483648 : !tile.fragment<128xi32>
+}
+
+// -----
+
+// The largest finite values and the spelled infinities still fill.
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %h = tile.alloc_fragment : !tile.fragment<128xf16>
+  %i = tile.alloc_fragment : !tile.fragment<128xi32>
+  tile.fill %h, 65504.0 : !tile.fragment<128xf16>
+  tile.fill %h, -inf : !tile.fragment<128xf16>
+  tile.fill %i, -2147483648 : !tile.fragment<128xi32>
+}
+
+// -----
+
+// Lanes combine through 32-bit shuffles: a 16-bit fragment is refused here,
+// not inside NVVM's verifier.
+tile.kernel @k(%C: memref<?xf32>) grid [1] threads 128 {
+  %x = tile.alloc_fragment : !tile.fragment<64xf16>
+  // expected-error @+1 {{reduction_c1: a fragment of 'f16' is not reduced; reduce an f32 fragment (copy or compute into one first)}}
+  %s = tile.reduction sum %x : !tile.fragment<64xf16> -> f16
+}
+
+// -----
+
+tile.kernel @k(%C: memref<?xf32>) grid [1] threads 128 {
+  %x = tile.alloc_fragment : !tile.fragment<64xbf16>
+  // expected-error @+1 {{reduction_c1: a fragment of 'bf16' is not reduced}}
+  %s = tile.reduction max %x : !tile.fragment<64xbf16> -> bf16
+}
+
+// -----
+
+// An element-wise body is per element: an atomic there has no lowering.
+tile.kernel @k(%S: memref<?xf32>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %x = tile.alloc_fragment : !tile.fragment<64xf32>
+  tile.parallel outs(%o = %x : !tile.fragment<64xf32>) {
+    // expected-error @+1 {{atomic_c3: inside a tile.parallel body; combine a fragment with one tile.atomic after the loop (compute its elements in the body)}}
+    tile.atomic add %o -> %S[%c0] : f32 -> memref<?xf32>
+    tile.yield %o : f32
+  }
+}
+
+// -----
+
+// Copies convert between floats only; integers and floats do not mix.
+tile.kernel @k(%X: memref<?x?xi64>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %f = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  // expected-error @+1 {{copy_c8: a copy converts between float types only; got 'i64' into 'f32' (convert integers in a tile.parallel body)}}
+  tile.copy %X[%c0, %c0] -> %f : memref<?x?xi64> -> !tile.fragment<64x64xf32>
+}
+
+// -----
+
+tile.kernel @k(%X: memref<?x?xi8>) grid [1] threads 128 {
+  %s = tile.alloc_shared : !tile.shared<64x64xi8>
+  %f = tile.alloc_fragment : !tile.fragment<64x64xf16>
+  // expected-error @+1 {{copy_c8: a copy converts between float types only; got 'i8' into 'f16'}}
+  tile.copy %s -> %f : !tile.shared<64x64xi8> -> !tile.fragment<64x64xf16>
+}
+
+// -----
+
+// `true` and `false` name the warp-specialisation flag too.
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  tile.pipelined %i = %c0 to %c0 step %c1 num_stages 2 warp_specialize true {
+  }
+  tile.pipelined %j = %c0 to %c0 step %c1 num_stages 2 warp_specialize false {
+  }
 }

@@ -176,11 +176,25 @@ LogicalResult FillOp::verify() {
                << v << " is not exactly a value of " << elt
                << "; write a float literal (a decimal, inf, -inf or nan)";
     } else if (elt.isSignlessInteger() &&
-               !llvm::isIntN(elt.getIntOrFloatBitWidth(), v) &&
-               !llvm::isUIntN(elt.getIntOrFloatBitWidth(), v)) {
+               !llvm::isIntN(elt.getIntOrFloatBitWidth(), v)) {
+      // Integer tiles compute signed: 2147483648 would be -2147483648.
+      unsigned width = elt.getIntOrFloatBitWidth();
       return emitOpError("fill_c1: the literal ")
-             << v << " does not fit in " << elt;
+             << v << " does not fit in " << elt << " (signed, ["
+             << llvm::minIntN(width) << ", " << llvm::maxIntN(width) << "])";
     }
+  }
+  // A finite literal beyond the type's range would become an infinity.
+  if (auto literal = dyn_cast<FloatAttr>(getConstantAttr());
+      literal && isa<FloatType>(elt) && literal.getValue().isFinite()) {
+    APFloat f = literal.getValue();
+    bool lost = false;
+    f.convert(cast<FloatType>(elt).getFloatSemantics(),
+              APFloat::rmNearestTiesToEven, &lost);
+    if (f.isInfinity())
+      return emitOpError("fill_c1: the literal ")
+             << literal.getValueAsDouble() << " is beyond the range of " << elt
+             << "; write inf or -inf for an infinity";
   }
   return success();
 }
@@ -333,6 +347,11 @@ LogicalResult ReductionOp::verify() {
   if (!isa<FloatType, ParamType>(elt))
     return emitOpError("reduction_c1: only float fragments are reduced, got ")
            << elt;
+  // The lanes combine through 32-bit shuffles.
+  if (isa<FloatType>(elt) && !elt.isF32())
+    return emitOpError("reduction_c1: a fragment of ")
+           << elt << " is not reduced; reduce an f32 fragment (copy or "
+           << "compute into one first)";
   return success();
 }
 
@@ -346,6 +365,10 @@ void ReductionOp::getAsmResultNames(
 //===----------------------------------------------------------------------===//
 
 LogicalResult AtomicOp::verify() {
+  if ((*this)->getParentOfType<ParallelOp>())
+    return emitOpError("atomic_c3: inside a tile.parallel body; combine a "
+                       "fragment with one tile.atomic after the loop "
+                       "(compute its elements in the body)");
   auto dest = cast<MemRefType>(getDest().getType());
   if ((int64_t)getOffsets().size() != dest.getRank())
     return emitOpError("atomic_c1: ")
@@ -477,12 +500,18 @@ LogicalResult CopyOp::verify() {
         return emitOpError("copy_c5: a window of shape ")
                << fragment << " does not fit in the shared tile " << shared;
   }
-  if (srcMem && isa<SharedType>(dstType) &&
-      srcShaped.getElementType() != dstShaped.getElementType())
+  Type srcElt = srcShaped.getElementType(), dstElt = dstShaped.getElementType();
+  if (srcMem && isa<SharedType>(dstType) && srcElt != dstElt)
     return emitOpError("copy_c4: a copy from global into shared memory keeps "
                        "the element type; got ")
-           << srcShaped.getElementType() << " into "
-           << dstShaped.getElementType();
+           << srcElt << " into " << dstElt;
+  // A parameter's element type is checked once it is bound.
+  if (srcElt != dstElt && !isa<ParamType>(srcElt) && !isa<ParamType>(dstElt) &&
+      !(isa<FloatType>(srcElt) && isa<FloatType>(dstElt)))
+    return emitOpError("copy_c8: a copy converts between float types only; "
+                       "got ")
+           << srcElt << " into " << dstElt
+           << " (convert integers in a tile.parallel body)";
   return success();
 }
 
@@ -884,8 +913,14 @@ ParseResult PipelinedOp::parse(OpAsmParser &parser, OperationState &result) {
     return failure();
   result.addAttribute(getNumStagesAttrName(result.name), stages);
   if (succeeded(parser.parseOptionalKeyword("warp_specialize"))) {
+    // `true` and `false` are the flag's 1 and 0 (an integer parse would
+    // read `true` as the i1 -1).
     Attribute specialize;
-    if (parseSize(parser, specialize))
+    if (succeeded(parser.parseOptionalKeyword("true")))
+      specialize = parser.getBuilder().getI64IntegerAttr(1);
+    else if (succeeded(parser.parseOptionalKeyword("false")))
+      specialize = parser.getBuilder().getI64IntegerAttr(0);
+    else if (parseSize(parser, specialize))
       return failure();
     result.addAttribute(getWarpSpecializeAttrName(result.name), specialize);
   }
@@ -926,7 +961,7 @@ LogicalResult PipelinedOp::verify() {
   if (auto flag = dyn_cast_if_present<IntegerAttr>(getWarpSpecializeAttr());
       flag && flag.getInt() != 0 && flag.getInt() != 1)
     return emitOpError("pipelined_c3: warp_specialize (")
-           << flag.getInt() << ") must be 0 or 1";
+           << flag.getInt() << ") must be 0, 1, false or true";
   APInt step;
   if (matchPattern(getStep(), m_ConstantInt(&step)) &&
       !step.isStrictlyPositive())

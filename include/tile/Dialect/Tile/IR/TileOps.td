@@ -330,7 +330,8 @@ def Tile_FillOp : Tile_Op<"fill"> {
 
     Constraints:
     - fill_c1: the value's type is the tile's element type; a literal
-      fills a float tile, or an integer tile with an integer.
+      fills a float tile (a finite one within the type's range), or an
+      integer tile with an integer within its signed range.
 
     Example:
     ```mlir
@@ -420,6 +421,7 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
       and fragments. No window of a shared tile is copied to global memory.
     - copy_c7: the memref holds integers or floats, not index (whose width
       in memory the target decides).
+    - copy_c8: the element types are equal, or both floats (converted).
 
     Example:
     ```mlir
@@ -470,6 +472,7 @@ def Tile_AtomicOp : Tile_Op<"atomic"> {
       `min` f32 or i32; a scalar has the memref's element type, and a
       fragment's elements are floats when the memref's are (converted) or
       the memref's integer type.
+    - atomic_c3: not inside a `tile.parallel` body.
 
     Example:
     ```mlir
@@ -575,8 +578,8 @@ def Tile_ReductionOp : Tile_Op<"reduction", [
     replicates over threads count once.
 
     Constraints:
-    - reduction_c1: the result has the source's element type, a float (or
-      the same type parameter).
+    - reduction_c1: the result has the source's element type, f32 (or
+      the same type parameter, bound to f32).
 
     Example:
     ```mlir
@@ -666,7 +669,7 @@ def Tile_PipelinedOp : Tile_Op<"pipelined", [
     Constraints:
     - pipelined_c1: `num_stages` is 1 to 64.
     - pipelined_c2: a constant `step` is positive.
-    - pipelined_c3: a constant `warp_specialize` is 0 or 1.
+    - pipelined_c3: a constant `warp_specialize` is 0, 1, false or true.
 
     Example:
     ```mlir
