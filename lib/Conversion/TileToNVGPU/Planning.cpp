@@ -224,6 +224,16 @@ LogicalResult KernelLowering::planRegions() {
                           "argument itself with offsets");
           return WalkResult::interrupt();
         }
+        // Sizes are folded into the tile types by tile-specialize; a `?`
+        // left would be planned as no storage at all.
+        if (isa<AllocSharedOp, AllocFragmentOp>(op) &&
+            !cast<ShapedType>(op->getResult(0).getType()).hasStaticShape()) {
+          op->emitOpError("allocates ")
+              << op->getResult(0).getType()
+              << ", whose sizes are not constants; a tile's sizes are "
+                 "integers or parameters, folded by tile-specialize";
+          return WalkResult::interrupt();
+        }
         if (auto atomic = dyn_cast<AtomicOp>(op))
           return planAtomic(atomic) ? WalkResult::advance()
                                     : WalkResult::interrupt();

@@ -480,3 +480,15 @@ tile.kernel @view_of_argument(%X: memref<?x?xf32>, %Y: memref<?x?xf32>) grid [1]
   tile.fill %f, %x : !tile.fragment<64x64xf32>, f32
   tile.copy %f -> %Y[%c0, %c0] : !tile.fragment<64x64xf32> -> memref<?x?xf32>
 }
+
+// -----
+
+// Without tile-specialize, a `?` size would be planned as no storage.
+tile.kernel @unspecialized_size(%X: memref<?x?xf32>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c512 = arith.constant 512 : index
+  // expected-error @+1 {{allocates '!tile.fragment<?xf32>', whose sizes are not constants; a tile's sizes are integers or parameters, folded by tile-specialize}}
+  %b = tile.alloc_fragment [%c512] : !tile.fragment<?xf32>
+  tile.fill %b, 1.0 : !tile.fragment<?xf32>
+  tile.copy %b -> %X[%c0, %c0] : !tile.fragment<?xf32> -> memref<?x?xf32>
+}

@@ -868,6 +868,20 @@ LogicalResult ParallelOp::verify() {
       return emitOpError("parallel_c2: the map of output #")
              << (i - getInputs().size()) << " must be the identity, got "
              << AffineMapAttr::get(map);
+    // An input read at iteration dimension d has the space's size there.
+    for (auto [j, result] : llvm::enumerate(map.getResults())) {
+      auto dim = dyn_cast<AffineDimExpr>(result);
+      if (!dim)
+        continue;
+      int64_t want = space[dim.getPosition()], got = shaped.getDimSize(j);
+      if (!ShapedType::isDynamic(want) && !ShapedType::isDynamic(got) &&
+          want != got)
+        return emitOpError("parallel_c2: input #")
+               << i << " has " << got << " elements along its dimension " << j
+               << ", read at dimension " << dim.getPosition()
+               << " of the iteration space, which has " << want
+               << "; give both the same size";
+    }
   }
   Block &body = getBody().front();
   if (body.getNumArguments() != operands.size())

@@ -311,8 +311,15 @@ tile::parseBindingText(StringRef text, MLIRContext *ctx, std::string &error) {
   if (value == "true" || value == "false")
     return std::make_pair(name.str(),
                           Attribute(b.getBoolAttr(value == "true")));
+  // A value that is no type is refused below, naming the binding: the
+  // type parser's own message ("expected non-function type", at a
+  // location in the value's text) would only mislead.
   size_t read = 0;
-  Type type = parseType(value, ctx, &read, /*isKnownNullTerminated=*/false);
+  Type type;
+  {
+    ScopedDiagnosticHandler quiet(ctx, [](Diagnostic &) { return success(); });
+    type = parseType(value, ctx, &read, /*isKnownNullTerminated=*/false);
+  }
   if (!type || read != value.size()) {
     error = ("the value of '" + name +
              "' must be an integer, true, false or "

@@ -26,6 +26,8 @@ namespace mlir::tile {
 using namespace mlir;
 using namespace mlir::tile;
 
+static LogicalResult makeAllocationsStatic(KernelOp kernel, bool eraseUnused);
+
 /// Replaces every parameter of `kernel` (a fresh copy of a parametric
 /// kernel) by its binding and makes the allocations static.
 static LogicalResult substitute(KernelOp kernel, DictionaryAttr bound) {
@@ -93,13 +95,20 @@ static LogicalResult substitute(KernelOp kernel, DictionaryAttr bound) {
     return kernel.emitOpError("the folding of its parameters did not "
                               "converge");
 
-  // Allocations sit in the kernel's body (alloc_c1) and their operands are
-  // their `?` sizes. Tiles that only a folded-away variant used are removed;
-  // the others take their folded sizes.
+  if (failed(makeAllocationsStatic(kernel, /*eraseUnused=*/true)))
+    return failure();
+  kernel->setAttr(kBindingsAttr, bound);
+  return success();
+}
+
+/// Allocations sit in the kernel's body (alloc_c1) and their operands are
+/// their `?` sizes: each takes its folded sizes, and with `eraseUnused`
+/// tiles that only a folded-away variant used are removed.
+static LogicalResult makeAllocationsStatic(KernelOp kernel, bool eraseUnused) {
   for (Operation &op : llvm::make_early_inc_range(kernel.getBodyBlock())) {
     if (!isa<AllocSharedOp, AllocFragmentOp>(op))
       continue;
-    if (op.use_empty()) {
+    if (eraseUnused && op.use_empty()) {
       op.erase();
       continue;
     }
@@ -121,7 +130,6 @@ static LogicalResult substitute(KernelOp kernel, DictionaryAttr bound) {
     op.getResult(0).setType(type.clone(shape));
     op.setOperands({});
   }
-  kernel->setAttr(kBindingsAttr, bound);
   return success();
 }
 
@@ -281,6 +289,13 @@ struct SpecializePass : tile::impl::TileSpecializeBase<SpecializePass> {
     }
     for (Operation *op : toErase)
       op->erase();
+    // A plain kernel's tile sizes may be constants too: they become its
+    // types' sizes, as a parametric kernel's do.
+    for (auto kernel : module.getOps<KernelOp>())
+      if (!kernel->hasAttr(kBindingsAttr) &&
+          (failed(makeAllocationsStatic(kernel, /*eraseUnused=*/false)) ||
+           failed(verify(kernel))))
+        return signalPassFailure();
   }
 };
 } // namespace

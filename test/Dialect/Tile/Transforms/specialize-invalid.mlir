@@ -7,6 +7,9 @@
 // TEXT: tile-specialize: a binding is NAME=VALUE, got 'BM'
 // NAME: tile-specialize: no kernel or instance named 'nope'
 // VALUE: tile-specialize: the value of 'T' must be an integer, true, false or a type, got 'notatype'
+// A float is no parameter value; the type parser's own message stays out.
+// RUN: not tile-opt %s -split-input-file --tile-specialize='bind=BM=1e-10' 2>&1 | FileCheck %s --check-prefix=FLOAT --implicit-check-not="non-function type"
+// FLOAT: tile-specialize: the value of 'BM' must be an integer, true, false or a type, got '1e-10'
 
 // A binding outside the candidates names the parameter.
 // expected-error @+1 {{cannot be specialised as 'k': parameter 'BM' = 96 is not among its candidates [64, 128]}}

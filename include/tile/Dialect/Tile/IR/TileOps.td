@@ -610,7 +610,8 @@ def Tile_ParallelOp : Tile_Op<"parallel", [AttrSizedOperandSegments,
       same shape; it is the iteration space.
     - parallel_c2: one indexing map per operand, each with as many dimensions
       as the iteration space and as many results as its operand's rank; output
-      maps are the identity.
+      maps are the identity; an input read at an iteration dimension has the
+      space's size there.
     - parallel_c3: the body's arguments have the operands' element types, and
       it yields one value of each output's element type.
 
