@@ -59,11 +59,33 @@ static void on_diagnostic_text(MlirStringRef s, void *user) {
   job->error[at + n] = '\0';
 }
 
+static void append_text(MlirStringRef s, void *user) {
+  tool_buffer_append(user, s.data, s.length);
+}
+
+/* Whether a warning was reported: the first one (the compile cache's, that
+ * an entry could not be written or was corrupt) says it for the whole run,
+ * which a full disk would otherwise say once per candidate. */
+static int warned;
+static pthread_mutex_t warned_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static MlirLogicalResult on_diagnostic(MlirDiagnostic d, void *user) {
   compile_job *job = user;
-  if (mlirDiagnosticGetSeverity(d) == MlirDiagnosticError &&
-      job->error[0] == '\0')
+  MlirDiagnosticSeverity severity = mlirDiagnosticGetSeverity(d);
+  if (severity == MlirDiagnosticError && job->error[0] == '\0')
     mlirDiagnosticPrint(d, on_diagnostic_text, job);
+  if (severity == MlirDiagnosticWarning) {
+    pthread_mutex_lock(&warned_lock);
+    if (!warned++) {
+      tool_buffer text = {0};
+      mlirDiagnosticPrint(d, append_text, &text);
+      fprintf(stderr,
+              "warning: %s (further warnings of this run are not shown)\n",
+              text.data ? text.data : "");
+      tool_buffer_free(&text);
+    }
+    pthread_mutex_unlock(&warned_lock);
+  }
   return mlirLogicalResultSuccess();
 }
 
