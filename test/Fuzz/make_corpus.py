@@ -3,7 +3,9 @@
 past findings (test/Fuzz/regressions, each fixed), and the structured
 seeds of structured_seeds.py: hostile bindings of every parameter of the
 kernels and of test/Fuzz/Inputs, nested regions in element-wise bodies,
-plain copies of every element type.
+plain copies of every element type, fills at the edges of each type, and
+loops and atomics whose step, value or offset is zero, negative or
+different per thread.
 
 The invalid-IR tests hold the inputs that once crashed or hung the
 compiler (sub-byte shared tiles, hostile kernel names, PTX features the
@@ -53,6 +55,7 @@ def structured(root: pathlib.Path, smoke: bool):
     yield from structured_seeds.nested_region_seeds(
         SMOKE_NESTED if smoke else NESTED)
     yield from structured_seeds.element_type_seeds()
+    yield from structured_seeds.hostile_class_seeds()
 
 
 def main() -> int:

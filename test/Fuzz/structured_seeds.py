@@ -13,6 +13,10 @@
   regions.
 - Element types: plain copies of every float and integer type the parser
   takes, lowered down to PTX.
+- Hostile classes: fills at and past the edges of each element type, loops
+  over tiles whose step is zero, negative, known only at run time or
+  different per thread, and scalar atomics of values or at offsets that
+  differ per thread.
 
 tile-fuzz reads the `// tile-fuzz:` lines of an input as its compile
 options (tools/tile-fuzz/tile-fuzz.cpp); the parser skips them as comments.
@@ -385,3 +389,78 @@ def element_type_seeds():
     for t in ELEMENT_TYPES:
         yield f"copy-{t}", _COPY.format(t=t, f=t, slug=_slug(t))
         yield f"copy-{t}-f32", _COPY.format(t=t, f="f32", slug=_slug(t))
+
+
+# Literals at and past the edges of each element type a fill takes.
+EDGE_LITERALS = {
+    "f16": ["65504.0", "65505.0", "65519.0", "65520.0", "65536.0",
+            "-65536.0", "1.0e300", "5.0e-8", "inf", "-inf", "nan"],
+    "bf16": ["3.38e38", "3.4e38", "3.5e38", "1.0e39", "-1.0e39", "inf"],
+    "f32": ["3.4028234e38", "3.4028236e38", "1.0e39", "-1.0e300", "1.0e-46",
+            "nan"],
+    "i8": ["127", "128", "-128", "-129", "255", "256"],
+    "i16": ["32767", "32768", "-32769", "65535"],
+    "i32": ["2147483647", "2147483648", "-2147483648", "-2147483649",
+            "4294967295"],
+    "i64": ["9223372036854775807", "-9223372036854775808",
+            "9223372036854775808"],
+}
+
+_FILL = """// tile-fuzz: format ptx
+module {{
+  tile.kernel @fill_{slug}(%A: memref<?x{t}>) grid [1] threads 128 {{
+    %c0 = arith.constant 0 : index
+    %x = tile.alloc_fragment : !tile.fragment<128x{t}>
+    tile.fill %x, {value} : !tile.fragment<128x{t}>
+    tile.copy %x -> %A[%c0] : !tile.fragment<128x{t}> -> memref<?x{t}>
+  }}
+}}
+"""
+
+# A loop over tiles with a constant, a runtime and a thread-dependent step,
+# and a scalar atomic of a uniform, a thread-dependent and a lane-dependent
+# value or offset.
+STEPS = ["%c0", "%cm1", "%c1", "%rt", "%tid"]
+ATOMIC_OPERANDS = [("%u", "%c0"), ("%t", "%c0"), ("%u", "%tid"),
+                   ("%l", "%c0")]
+
+_LOOP_ATOMIC = """// tile-fuzz: format ptx
+module {{
+  tile.kernel @hostile(%X: memref<?xf32>, %S: memref<?xf32>, %n: i32)
+      grid [1] threads 128 {{
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %cm1 = arith.constant -1 : index
+    %c512 = arith.constant 512 : index
+    %rt = arith.index_cast %n : i32 to index
+    %tid = gpu.thread_id x
+    %lane = gpu.lane_id
+    %u = arith.constant 1.5 : f32
+    %ti = arith.index_cast %tid : index to i32
+    %t = arith.sitofp %ti : i32 to f32
+    %li = arith.index_cast %lane : index to i32
+    %l = arith.sitofp %li : i32 to f32
+    %x = tile.alloc_fragment : !tile.fragment<128xf32>
+    scf.for %j = %c0 to %c512 step {step} {{
+      tile.copy %X[%j] -> %x : memref<?xf32> -> !tile.fragment<128xf32>
+    }}
+    tile.atomic add {value} -> %S[{offset}] : f32 -> memref<?xf32>
+  }}
+}}
+"""
+
+
+def hostile_class_seeds():
+    """Fills at the edges of every element type; loops over tiles with
+    steps that are zero, negative, known only at run time or different per
+    thread; scalar atomics of values and at offsets that differ per
+    thread."""
+    for t, values in EDGE_LITERALS.items():
+        for value in values:
+            yield (f"fill-{t}-{_slug(value)}",
+                   _FILL.format(t=t, value=value, slug=_slug(t)))
+    for step in STEPS:
+        for value, offset in ATOMIC_OPERANDS:
+            yield (f"loop-{_slug(step)}-atomic-{_slug(value)}-{_slug(offset)}",
+                   _LOOP_ATOMIC.format(step=step, value=value,
+                                       offset=offset))
