@@ -9,6 +9,7 @@ packages=(
   clang-22                                               # libMLIR.so's compiler
   clang-format-22                                        # the formatting check
   libclang-rt-22-dev                                     # ASan/UBSan runtimes
+  libgtest-dev                                           # C++ unit tests
   cmake ninja-build python3
   python3-dev                                            # the fast launch extension
   pkgconf python3-venv python3-pip                       # test/Install: pkg-config,

@@ -19,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "IndexArith.h"
 #include "KernelLowering.h"
 #include "PredicatedAccess.h"
 #include "SM90.h"
@@ -88,19 +89,11 @@ LogicalResult KernelLowering::lowerAsyncRowCopy(CopyOp op) {
 
   // Byte offset in the tile of the row's chunk q: its panel, then the
   // swizzled chunk within the panel's row.
-  Value swizzleRow =
-      arith::RemUIOp::create(b, l, row, c(sm90::kSwizzleAtomRows));
-  Value rowBase = arith::MulIOp::create(b, l, row, c(sm90::kSwizzleBytes));
-  int64_t chunksPerPanel = sm90::kSwizzleBytes / kChunkBytes;
+  SwizzledPanels layout = p.layout();
+  IndexArith arith{b, l, c};
+  SwizzledPanels::RowTerms<IndexArith> rowTerms = layout.rowTerms(arith, row);
   auto offsetInTile = [&](Value q) -> Value {
-    Value panel = arith::DivUIOp::create(b, l, q, c(chunksPerPanel));
-    Value inPanel = arith::XOrIOp::create(
-        b, l, arith::RemUIOp::create(b, l, q, c(chunksPerPanel)), swizzleRow);
-    return arith::AddIOp::create(
-        b, l, rowBase,
-        arith::AddIOp::create(
-            b, l, arith::MulIOp::create(b, l, panel, c(p.panelBytes())),
-            arith::MulIOp::create(b, l, inPanel, c(kChunkBytes))));
+    return layout.chunkOffset(arith, rowTerms, q);
   };
   auto flatType = MemRefType::get(
       {p.stageBytes / eltBytes}, elt, MemRefLayoutAttrInterface(),

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "IndexArith.h"
 #include "KernelLowering.h"
 #include "PredicatedAccess.h"
 #include "SM90.h"
@@ -478,22 +479,11 @@ static LogicalResult copySharedFragment(KernelLowering &k, CopyOp op,
     colT = arith::AddIOp::create(b, l, colT, k.map.lookup(offsets[1]));
   }
   auto c = [&](int64_t x) { return k.index(x); };
+  IndexArith arith{b, l, c};
   for (int64_t r = 0; r < layout.numRegs(); r += v) {
     Value row = arith::AddIOp::create(b, l, rowT, c(layout.regOffset(r)[0]));
     Value col = arith::AddIOp::create(b, l, colT, c(layout.regOffset(r)[1]));
-    Value panel = arith::DivUIOp::create(b, l, col, c(p.panelCols));
-    Value colByte = arith::MulIOp::create(
-        b, l, arith::RemUIOp::create(b, l, col, c(p.panelCols)), c(eltBytes));
-    Value chunk = arith::XOrIOp::create(
-        b, l, arith::DivUIOp::create(b, l, colByte, c(16)),
-        arith::RemUIOp::create(b, l, row, c(sm90::kSwizzleAtomRows)));
-    Value byte = arith::AddIOp::create(
-        b, l,
-        arith::AddIOp::create(
-            b, l, arith::MulIOp::create(b, l, panel, c(p.panelBytes())),
-            arith::MulIOp::create(b, l, row, c(sm90::kSwizzleBytes))),
-        arith::AddIOp::create(b, l, arith::MulIOp::create(b, l, chunk, c(16)),
-                              arith::RemUIOp::create(b, l, colByte, c(16))));
+    Value byte = p.layout().elementOffset(arith, row, col);
     Value idx = arith::DivUIOp::create(b, l, byte, c(eltBytes));
     if (!store) {
       SmallVector<Value> elements;

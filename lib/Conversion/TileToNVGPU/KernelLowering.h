@@ -13,6 +13,7 @@
 #include "ArgumentAccess.h"
 #include "RegisterLayout.h"
 #include "SM90.h"
+#include "tile/Dialect/Tile/IR/SwizzledPanels.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -38,7 +39,11 @@ struct SharedTilePlan {
   int64_t stageBytes = 0;
   int64_t stages = 1;
   int64_t eltBytes = 0;
-  int64_t panelBytes() const { return rows * panelCols * eltBytes; }
+  /// One stage's layout: panels of 128-byte swizzled rows.
+  SwizzledPanels layout() const {
+    return {rows, cols, eltBytes, sm90::kSwizzleBytes, sm90::kSwizzleAtomRows};
+  }
+  int64_t panelBytes() const { return layout().panelBytes(); }
 };
 
 /// A TMA descriptor parameter of the kernel: over kernel argument `arg`, with

@@ -418,8 +418,8 @@ LogicalResult KernelLowering::planSharedTiles() {
       return alloc.emitOpError("a shared tile has a multiple of ")
              << sm90::kSwizzleAtomRows << " rows, at most "
              << sm90::kTmaMaxBoxDim << " (one TMA box), got " << p.rows;
-    p.panelCols = sm90::kSwizzleBytes / p.eltBytes;
-    p.stageBytes = p.rows * rowBytes;
+    p.panelCols = p.layout().panelCols();
+    p.stageBytes = p.layout().bytes();
     p.stages = stagesOf.lookup(alloc.getResult());
     if (p.stages == 0)
       p.stages = 1;

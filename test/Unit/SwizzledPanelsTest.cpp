@@ -1,0 +1,121 @@
+//===- SwizzledPanelsTest.cpp - The swizzled panel layout's offsets -------===//
+//
+// SwizzledPanels against an independent statement of the 128-byte swizzle
+// (CuTe's Swizzle<3, 4, 3> on each panel's row-major bytes: bits 4-6 of a
+// byte offset XOR bits 7-9), for every element type width, plus the
+// properties the lowering relies on: every element has its own place in
+// the tile, a 16-byte chunk stays contiguous, the chunk and element forms
+// agree, and an atom's rows spread one column over distinct chunks.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/IR/SwizzledPanels.h"
+
+#include "gtest/gtest.h"
+
+#include <set>
+
+using namespace mlir::tile;
+
+namespace {
+
+/// The 128-byte swizzle of a byte offset within a panel of 128-byte rows.
+int64_t swizzle128(int64_t offset) {
+  return offset ^ (((offset >> 7) & 7) << 4);
+}
+
+SwizzledPanels tile(int64_t rows, int64_t cols, int64_t eltBytes) {
+  return SwizzledPanels{rows, cols, eltBytes, /*swizzleBytes=*/128,
+                        /*atomRows=*/8};
+}
+
+class SwizzledPanelsWidth : public ::testing::TestWithParam<int64_t> {};
+
+TEST_P(SwizzledPanelsWidth, MatchesTheSwizzleOnEachPanel) {
+  int64_t eltBytes = GetParam();
+  SwizzledPanels p = tile(64, 3 * 128 / eltBytes, eltBytes);
+  IntArith a;
+  for (int64_t r = 0; r < p.rows; ++r)
+    for (int64_t c = 0; c < p.cols; ++c) {
+      int64_t panel = c / p.panelCols();
+      int64_t inPanel = r * 128 + (c % p.panelCols()) * eltBytes;
+      ASSERT_EQ(p.elementOffset(a, r, c),
+                panel * p.panelBytes() + swizzle128(inPanel))
+          << "row " << r << " column " << c;
+    }
+}
+
+TEST_P(SwizzledPanelsWidth, GivesEveryElementItsOwnPlace) {
+  int64_t eltBytes = GetParam();
+  SwizzledPanels p = tile(16, 2 * 128 / eltBytes, eltBytes);
+  IntArith a;
+  std::set<int64_t> seen;
+  for (int64_t r = 0; r < p.rows; ++r)
+    for (int64_t c = 0; c < p.cols; ++c) {
+      int64_t at = p.elementOffset(a, r, c);
+      EXPECT_EQ(at % eltBytes, 0);
+      EXPECT_GE(at, 0);
+      EXPECT_LT(at, p.bytes());
+      EXPECT_TRUE(seen.insert(at).second) << "row " << r << " column " << c;
+    }
+  EXPECT_EQ(static_cast<int64_t>(seen.size()), p.rows * p.cols);
+}
+
+TEST_P(SwizzledPanelsWidth, KeepsEachChunkContiguous) {
+  int64_t eltBytes = GetParam();
+  SwizzledPanels p = tile(8, 128 / eltBytes, eltBytes);
+  IntArith a;
+  int64_t perChunk = SwizzledPanels::kChunkBytes / eltBytes;
+  for (int64_t r = 0; r < p.rows; ++r)
+    for (int64_t c = 0; c + 1 < p.cols; ++c)
+      if ((c + 1) % perChunk != 0)
+        EXPECT_EQ(p.elementOffset(a, r, c + 1),
+                  p.elementOffset(a, r, c) + eltBytes);
+}
+
+TEST_P(SwizzledPanelsWidth, AgreesChunkByChunk) {
+  int64_t eltBytes = GetParam();
+  SwizzledPanels p = tile(24, 4 * 128 / eltBytes, eltBytes);
+  IntArith a;
+  int64_t chunks = p.cols * eltBytes / SwizzledPanels::kChunkBytes;
+  for (int64_t r = 0; r < p.rows; ++r) {
+    SwizzledPanels::RowTerms<IntArith> row = p.rowTerms(a, r);
+    for (int64_t q = 0; q < chunks; ++q)
+      EXPECT_EQ(
+          p.chunkOffset(a, row, q),
+          p.elementOffset(a, r, q * SwizzledPanels::kChunkBytes / eltBytes))
+          << "row " << r << " chunk " << q;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(ElementBytes, SwizzledPanelsWidth,
+                         ::testing::Values(1, 2, 4, 8));
+
+TEST(SwizzledPanels, SpreadsAColumnOverTheAtomsChunks) {
+  // A column read by 8 rows of an atom (a wgmma operand, a fragment's
+  // store) touches 8 different 16-byte chunks: no two share banks.
+  SwizzledPanels p = tile(64, 64, 2);
+  IntArith a;
+  for (int64_t c = 0; c < p.cols; ++c)
+    for (int64_t atom = 0; atom < p.rows / p.atomRows; ++atom) {
+      std::set<int64_t> chunks;
+      for (int64_t r = 0; r < p.atomRows; ++r)
+        chunks.insert((p.elementOffset(a, atom * p.atomRows + r, c) % 128) /
+                      SwizzledPanels::kChunkBytes);
+      EXPECT_EQ(static_cast<int64_t>(chunks.size()), p.atomRows);
+    }
+}
+
+TEST(SwizzledPanels, Sizes) {
+  SwizzledPanels f16 = tile(128, 64, 2);
+  EXPECT_EQ(f16.panelCols(), 64);
+  EXPECT_EQ(f16.panelBytes(), 128 * 128);
+  EXPECT_EQ(f16.bytes(), 128 * 64 * 2);
+  EXPECT_EQ(f16.atomBytes(), 1024);
+  EXPECT_EQ(f16.chunksPerPanelRow(), 8);
+  SwizzledPanels f32 = tile(64, 256, 4);
+  EXPECT_EQ(f32.panelCols(), 32);
+  EXPECT_EQ(f32.bytes(), 8 * f32.panelBytes());
+}
+
+} // namespace
