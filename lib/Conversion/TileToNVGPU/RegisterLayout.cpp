@@ -178,6 +178,20 @@ Value RegisterLayout::threadCoord(OpBuilder &b, Location loc, Value tid,
   return sum;
 }
 
+Coord RegisterLayout::coordOf(int64_t thread, int64_t reg) const {
+  Coord c = regOffsets[reg];
+  int64_t lane = thread % sm90::kWarpSize, warp = thread / sm90::kWarpSize;
+  auto addBits = [&](int64_t index, ArrayRef<Coord> bases) {
+    for (auto [k, base] : llvm::enumerate(bases))
+      if ((index >> k) & 1)
+        for (int64_t d = 0; d < rank(); ++d)
+          c[d] += base[d];
+  };
+  addBits(lane, laneBases);
+  addBits(warp, warpBases);
+  return c;
+}
+
 SmallVector<int64_t> RegisterLayout::laneMasksAlong(unsigned dim) const {
   SmallVector<int64_t> masks;
   for (auto [k, base] : llvm::enumerate(laneBases))

@@ -33,6 +33,9 @@ public:
   const Coord &regOffset(int64_t reg) const { return regOffsets[reg]; }
   /// The thread's part of the coordinate along `dim`.
   Value threadCoord(OpBuilder &b, Location loc, Value tid, unsigned dim) const;
+  /// The coordinate of register `reg` of thread `thread`: what threadCoord
+  /// emits plus regOffset(reg), computed here (for planning and tests).
+  Coord coordOf(int64_t thread, int64_t reg) const;
   /// Lane xor masks whose lanes hold different coordinates along `dim`.
   SmallVector<int64_t> laneMasksAlong(unsigned dim) const;
   /// Warp index bits that move the coordinate along `dim`.
@@ -56,6 +59,13 @@ public:
   bool sameMapping(const RegisterLayout &other) const {
     return regOffsets == other.regOffsets && laneBases == other.laneBases &&
            warpBases == other.warpBases;
+  }
+  /// The same mapping of the same shape.
+  bool operator==(const RegisterLayout &other) const {
+    return shape == other.shape && sameMapping(other);
+  }
+  bool operator!=(const RegisterLayout &other) const {
+    return !(*this == other);
   }
 
   SmallVector<int64_t> shape;
