@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import os
 import re
 import subprocess
 import sys
@@ -48,11 +49,14 @@ def unescape(text: str) -> str:
 
 def ptx_of(tile_opt: str, source: Path) -> str:
     """The PTX of every kernel of `source`."""
+    # tile-opt brings its own runtimes: a sanitizer runtime preloaded into
+    # this interpreter (the sanitizer test suite does) would clash with it.
+    env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
     run = subprocess.run([tile_opt, str(source), "--tile-to-ptx"],
-                         capture_output=True, text=True, timeout=600)
+                         capture_output=True, text=True, timeout=600, env=env)
     if run.returncode != 0:
-        raise RuntimeError(f"{source.name} does not compile:\n"
-                           f"{run.stderr.strip()[:2000]}")
+        raise RuntimeError(f"{source.name} does not compile (exit "
+                           f"{run.returncode}):\n{run.stderr.strip()[:2000]}")
     found = re.findall(r'assembly = "((?:[^"\\]|\\.)*)"', run.stdout)
     if not found:
         raise RuntimeError(f"{source.name}: no assembly in tile-opt's output")
