@@ -303,6 +303,8 @@ constexpr llvm::StringLiteral kTensorMapArgsAttr = "tile.tensormap_args";
 
 /// A shared-to-global copy: a TMA store.
 bool isTmaStore(CopyOp copy);
+/// A global-to-shared copy other than a row copy: a TMA load.
+bool isTmaLoad(CopyOp copy);
 
 /// A copy of a global row into a row of a shared tile (copy_c6): cp.async.
 bool isAsyncRowCopy(CopyOp copy);
