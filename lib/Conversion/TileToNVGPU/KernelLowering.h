@@ -236,6 +236,9 @@ public:
   /// Checks an scf.for that holds tile operations (planRegions).
   bool planSerialLoop(scf::ForOp loop);
   bool planAtomic(AtomicOp atomic);
+  LogicalResult collectBulkCopies(SmallVectorImpl<CopyOp> &tmaCopies,
+                                  DenseMap<Value, int64_t> &stagesOf);
+  void planTensorMaps(ArrayRef<CopyOp> tmaCopies);
   LogicalResult planSharedTiles();
   LogicalResult planFragments();
   LogicalResult planGemms();

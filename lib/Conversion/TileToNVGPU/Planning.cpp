@@ -176,12 +176,14 @@ bool tile::isTmaStore(CopyOp copy) {
 
 /// The stage count of each shared tile is that of the pipelined loop whose
 /// copies fill it; each such copy reads a kernel argument through TMA.
-LogicalResult KernelLowering::planSharedTiles() {
+/// Global-to-shared copies become TMA loads: those of the kernel body, and
+/// those of pipelined loops, whose tiles get one copy per stage. Collects
+/// them and the TMA stores into `tmaCopies`, each loaded tile's stage count
+/// into `stagesOf`, and the tiles of row copies and TMA stores.
+LogicalResult
+KernelLowering::collectBulkCopies(SmallVectorImpl<CopyOp> &tmaCopies,
+                                  DenseMap<Value, int64_t> &stagesOf) {
   Block &body = kernel.getBodyBlock();
-  // Global-to-shared copies become TMA loads: those of the kernel body, and
-  // those of pipelined loops, whose tiles get one copy per stage.
-  SmallVector<CopyOp> tmaCopies;
-  DenseMap<Value, int64_t> stagesOf;
   WalkResult walk = kernel.walk([&](CopyOp copy) {
     if (isAsyncRowCopy(copy)) {
       rowCopyTiles.insert(copy.getDest());
@@ -228,7 +230,14 @@ LogicalResult KernelLowering::planSharedTiles() {
     stages = want;
     return WalkResult::advance();
   });
-  if (walk.wasInterrupted())
+  return failure(walk.wasInterrupted());
+}
+
+LogicalResult KernelLowering::planSharedTiles() {
+  Block &body = kernel.getBodyBlock();
+  SmallVector<CopyOp> tmaCopies;
+  DenseMap<Value, int64_t> stagesOf;
+  if (failed(collectBulkCopies(tmaCopies, stagesOf)))
     return failure();
   for (auto alloc : body.getOps<AllocSharedOp>()) {
     SharedType type = alloc.getType();
@@ -284,42 +293,43 @@ LogicalResult KernelLowering::planSharedTiles() {
            << sharedBytes << " bytes of shared memory for its tiles and "
            << "pipeline stages; sm_90a allows " << sharedLimit
            << " (reduce num_stages or the tile sizes)";
-
-  // One TMA descriptor per (argument, box): panels of a tile share it.
-  {
-    for (CopyOp copy : tmaCopies) {
-      bool store = isTmaStore(copy);
-      Value tile = store ? copy.getSource() : copy.getDest();
-      Value global = store ? copy.getDest() : copy.getSource();
-      const SharedTilePlan &p = sharedTiles.lookup(tile);
-      unsigned arg = cast<BlockArgument>(global).getArgNumber();
-      int64_t rank = cast<MemRefType>(global.getType()).getRank();
-      auto found = llvm::find_if(tensorMaps, [&](const TensorMapPlan &t) {
-        return t.arg == arg && t.boxCols == p.panelCols && t.boxRows == p.rows;
-      });
-      if (found == tensorMaps.end()) {
-        TensorMapPlan t;
-        t.arg = arg;
-        t.rank = rank;
-        t.elementType = cast<SharedType>(tile.getType()).getElementType();
-        t.boxCols = p.panelCols;
-        t.boxRows = p.rows;
-        auto box = MemRefType::get(
-            t.boxShape(), t.elementType, MemRefLayoutAttrInterface(),
-            gpu::AddressSpaceAttr::get(b.getContext(),
-                                       gpu::AddressSpace::Workgroup));
-        t.type = nvgpu::TensorMapDescriptorType::get(
-            b.getContext(), box, nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
-            nvgpu::TensorMapL2PromoKind::L2PROMO_256B,
-            nvgpu::TensorMapOOBKind::OOB_ZERO,
-            nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
-        tensorMaps.push_back(t);
-        found = std::prev(tensorMaps.end());
-      }
-      copyTensorMap[copy] = found - tensorMaps.begin();
-    }
-  }
+  planTensorMaps(tmaCopies);
   return success();
+}
+
+/// One TMA descriptor per (argument, box): panels of a tile share it.
+void KernelLowering::planTensorMaps(ArrayRef<CopyOp> tmaCopies) {
+  for (CopyOp copy : tmaCopies) {
+    bool store = isTmaStore(copy);
+    Value tile = store ? copy.getSource() : copy.getDest();
+    Value global = store ? copy.getDest() : copy.getSource();
+    const SharedTilePlan &p = sharedTiles.lookup(tile);
+    unsigned arg = cast<BlockArgument>(global).getArgNumber();
+    int64_t rank = cast<MemRefType>(global.getType()).getRank();
+    auto found = llvm::find_if(tensorMaps, [&](const TensorMapPlan &t) {
+      return t.arg == arg && t.boxCols == p.panelCols && t.boxRows == p.rows;
+    });
+    if (found == tensorMaps.end()) {
+      TensorMapPlan t;
+      t.arg = arg;
+      t.rank = rank;
+      t.elementType = cast<SharedType>(tile.getType()).getElementType();
+      t.boxCols = p.panelCols;
+      t.boxRows = p.rows;
+      auto box = MemRefType::get(
+          t.boxShape(), t.elementType, MemRefLayoutAttrInterface(),
+          gpu::AddressSpaceAttr::get(b.getContext(),
+                                     gpu::AddressSpace::Workgroup));
+      t.type = nvgpu::TensorMapDescriptorType::get(
+          b.getContext(), box, nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
+          nvgpu::TensorMapL2PromoKind::L2PROMO_256B,
+          nvgpu::TensorMapOOBKind::OOB_ZERO,
+          nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
+      tensorMaps.push_back(t);
+      found = std::prev(tensorMaps.end());
+    }
+    copyTensorMap[copy] = found - tensorMaps.begin();
+  }
 }
 
 int64_t KernelLowering::reserveShared(int64_t bytes) {
