@@ -88,6 +88,23 @@ TEST_P(SwizzledPanelsWidth, AgreesChunkByChunk) {
   }
 }
 
+TEST_P(SwizzledPanelsWidth, SwizzlesTheDescriptorsAddress) {
+  // A descriptor points at the unswizzled address; the swizzle of its
+  // place in the panel is where the element is stored, and an atom's first
+  // row is not moved.
+  int64_t eltBytes = GetParam();
+  SwizzledPanels p = tile(32, 2 * 128 / eltBytes, eltBytes);
+  IntArith a;
+  for (int64_t r = 0; r < p.rows; ++r)
+    for (int64_t c = 0; c < p.cols; ++c) {
+      int64_t base = c / p.panelCols() * p.panelBytes();
+      int64_t linear = p.unswizzledOffset(r, c);
+      EXPECT_EQ(p.elementOffset(a, r, c), base + swizzle128(linear - base));
+      if (r % p.atomRows == 0)
+        EXPECT_EQ(p.elementOffset(a, r, c), linear);
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(ElementBytes, SwizzledPanelsWidth,
                          ::testing::Values(1, 2, 4, 8));
 

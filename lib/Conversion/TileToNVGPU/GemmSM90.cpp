@@ -238,20 +238,22 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
                                        sm90::kWgmmaKBytes / eltBytes);
   auto one = NVVM::WGMMAScaleIn::one;
   for (int64_t kk = 0; kk < kSteps; ++kk) {
+    // Each k step's operands start at its columns of A (and rows or
+    // columns of B): descriptors take the unswizzled address.
     int64_t kByte = kk * sm90::kWgmmaKBytes;
-    int64_t kPanel = kByte / sm90::kSwizzleBytes;
-    int64_t kInPanel = kByte % sm90::kSwizzleBytes;
+    SwizzledPanels bLayout = bt.layout();
     Value bDesc;
     if (kMajorB) {
       Value addr = arith::AddIOp::create(
-          b, loc(), bBase, i64(kPanel * bt.panelBytes() + kInPanel));
-      bDesc = makeDescriptor(*this, addr, 16, sm90::kSwizzleAtomBytes);
+          b, loc(), bBase,
+          i64(bLayout.unswizzledOffset(0, kByte / bt.eltBytes)));
+      bDesc = makeDescriptor(*this, addr, 16, bLayout.atomBytes());
     } else {
-      int64_t kRows = kByte / bt.eltBytes;
-      Value addr = arith::AddIOp::create(b, loc(), bBase,
-                                         i64(kRows * sm90::kSwizzleBytes));
-      bDesc =
-          makeDescriptor(*this, addr, bt.panelBytes(), sm90::kSwizzleAtomBytes);
+      Value addr = arith::AddIOp::create(
+          b, loc(), bBase,
+          i64(bLayout.unswizzledOffset(kByte / bt.eltBytes, 0)));
+      bDesc = makeDescriptor(*this, addr, bLayout.panelBytes(),
+                             bLayout.atomBytes());
     }
     for (int64_t mt = 0; mt < mTiles; ++mt) {
       bool scaleD = !(zeroed && kk == 0);
@@ -260,11 +262,12 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
                                      bDesc, n, elt, scaleD, !kMajorB);
         continue;
       }
-      int64_t aOff = kPanel * a.panelBytes() +
-                     mt * sm90::kWgmmaM * sm90::kSwizzleBytes + kInPanel;
+      SwizzledPanels aLayout = a.layout();
+      int64_t aOff =
+          aLayout.unswizzledOffset(mt * sm90::kWgmmaM, kByte / a.eltBytes);
       Value aDesc = makeDescriptor(
           *this, arith::AddIOp::create(b, loc(), aBase, i64(aOff)), 16,
-          sm90::kSwizzleAtomBytes);
+          aLayout.atomBytes());
       accs[mt] = NVVM::WgmmaMmaAsyncOp::create(
           b, loc(), accs[mt].getType(), accs[mt], aDesc, bDesc, shape, inType,
           inType, NVVM::WGMMATypes::f32,

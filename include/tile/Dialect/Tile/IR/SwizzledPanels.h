@@ -59,6 +59,17 @@ struct SwizzledPanels {
   /// The whole tile (one stage of it).
   int64_t bytes() const { return rows * cols * eltBytes; }
 
+  /// The byte offset, before the swizzle, of element (`row`, `col`): its
+  /// panel, then the row-major place in it. A tensor-core operand descriptor
+  /// or a copy-engine box starting at the element points there, and the
+  /// hardware applies the swizzle from the address bits (so the tile and
+  /// its stages are atom-aligned).
+  int64_t unswizzledOffset(int64_t row, int64_t col) const {
+    int64_t colByte = col * eltBytes;
+    return colByte / swizzleBytes * panelBytes() + row * swizzleBytes +
+           colByte % swizzleBytes;
+  }
+
   /// Where chunk `chunk` of a row whose place in its atom is `rowInAtom`
   /// lands within the panel row: the swizzle.
   template <typename Arith>
