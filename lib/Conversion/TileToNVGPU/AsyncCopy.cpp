@@ -96,7 +96,7 @@ LogicalResult KernelLowering::lowerAsyncRowCopy(CopyOp op) {
     return layout.chunkOffset(arith, rowTerms, q);
   };
   auto flatType = MemRefType::get(
-      {p.stageBytes / eltBytes}, elt, MemRefLayoutAttrInterface(),
+      {p.stageBytes() / eltBytes}, elt, MemRefLayoutAttrInterface(),
       gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup));
   Value flat = memref::ViewOp::create(b, l, flatType, sharedBase, c(p.offset),
                                       ValueRange{});

@@ -53,8 +53,8 @@ FailureOr<KernelResources> tile::planKernelResources(KernelOp kernel,
     if (plan.stages < 2)
       continue;
     r.stages = std::max(r.stages, plan.stages);
-    r.stageBytes += plan.stageBytes;
-    r.pipelinedBytes += plan.stages * plan.stageBytes;
+    r.stageBytes += plan.stageBytes();
+    r.pipelinedBytes += plan.stages * plan.stageBytes();
   }
   r.threads = lowering.blockThreads();
   r.producerWarpgroups = lowering.warpSpecialization.enabled() ? 1 : 0;

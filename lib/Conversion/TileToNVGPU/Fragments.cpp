@@ -422,7 +422,7 @@ static void emitOneShotTmaCopy(KernelLowering &k, CopyOp op) {
     offsets.push_back(k.map.lookup(v));
   k.emitIf(leader, [&] {
     nvgpu::MBarrierArriveExpectTxOp::create(
-        b, l, bars, k.index(k.sharedTiles.lookup(op.getDest()).stageBytes),
+        b, l, bars, k.index(k.sharedTiles.lookup(op.getDest()).stageBytes()),
         k.index(0), Value());
     k.emitTmaCopy(op, bars, k.index(0), k.index(0), offsets);
   });
@@ -460,8 +460,8 @@ static LogicalResult copySharedFragment(KernelLowering &k, CopyOp op,
       gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
   Value flat = memref::ViewOp::create(
       b, l,
-      MemRefType::get({p.stageBytes / eltBytes}, t, MemRefLayoutAttrInterface(),
-                      space),
+      MemRefType::get({p.stageBytes() / eltBytes}, t,
+                      MemRefLayoutAttrInterface(), space),
       k.sharedBase, k.index(p.offset), ValueRange{});
   // A vector stays inside one 16-byte chunk (the unit the swizzle moves)
   // only if the window starts on a multiple of its width.
@@ -537,12 +537,12 @@ void KernelLowering::emitTmaStore(CopyOp op) {
   for (Value v : op.getDestOffsets())
     offsets.push_back(map.lookup(v));
   emitIf(isLeader(), [&] {
-    for (int64_t panel = 0; panel < p.cols / p.panelCols; ++panel) {
+    for (int64_t panel = 0; panel < p.cols / p.panelCols(); ++panel) {
       Value view = sharedPanelView(op.getSource(), index(0), panel, t.rank);
       // TMA coordinates are innermost first; elements outside the tensor
       // are not written.
       SmallVector<Value> coords{arith::AddIOp::create(
-          b, loc(), offsets.back(), index(panel * p.panelCols))};
+          b, loc(), offsets.back(), index(panel * p.panelCols()))};
       for (int64_t d = t.rank - 2; d >= 0; --d)
         coords.push_back(offsets[d]);
       nvgpu::TmaAsyncStoreOp::create(b, loc(), view, t.descriptor, coords,

@@ -237,11 +237,11 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
   auto shape = NVVM::MMAShapeAttr::get(ctx, sm90::kWgmmaM, n,
                                        sm90::kWgmmaKBytes / eltBytes);
   auto one = NVVM::WGMMAScaleIn::one;
+  SwizzledPanels aLayout = a.layout(), bLayout = bt.layout();
   for (int64_t kk = 0; kk < kSteps; ++kk) {
     // Each k step's operands start at its columns of A (and rows or
     // columns of B): descriptors take the unswizzled address.
     int64_t kByte = kk * sm90::kWgmmaKBytes;
-    SwizzledPanels bLayout = bt.layout();
     Value bDesc;
     if (kMajorB) {
       Value addr = arith::AddIOp::create(
@@ -262,7 +262,6 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
                                      bDesc, n, elt, scaleD, !kMajorB);
         continue;
       }
-      SwizzledPanels aLayout = a.layout();
       int64_t aOff =
           aLayout.unswizzledOffset(mt * sm90::kWgmmaM, kByte / a.eltBytes);
       Value aDesc = makeDescriptor(

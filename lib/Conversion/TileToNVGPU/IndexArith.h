@@ -1,5 +1,4 @@
-//===- IndexArith.h - Index arithmetic emitted as arith ops --------*- C++
-//-*-===//
+//===- IndexArith.h - Index arithmetic as arith ops ------------*- C++ -*-===//
 //
 // The arithmetic of the layout models (SwizzledPanels.h) on `index` values:
 // each operation an arith op at the builder's insertion point, constants

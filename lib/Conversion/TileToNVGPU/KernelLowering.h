@@ -28,22 +28,22 @@
 
 namespace mlir::tile {
 
-/// Where a shared tile lives: `stages` copies of `stageBytes` from `offset`
+/// Where a shared tile lives: `stages` copies of `stageBytes()` from `offset`
 /// in the dynamic shared memory. Each copy is stored as column panels of 128
-/// bytes per row (`panelCols` elements), panel p at p * rows * 128 bytes,
+/// bytes per row (`panelCols()` elements), panel p at p * rows * 128 bytes,
 /// 128-byte swizzled.
 struct SharedTilePlan {
   int64_t offset = 0;
   int64_t rows = 0, cols = 0;
-  int64_t panelCols = 0;
-  int64_t stageBytes = 0;
   int64_t stages = 1;
   int64_t eltBytes = 0;
   /// One stage's layout: panels of 128-byte swizzled rows.
   SwizzledPanels layout() const {
     return {rows, cols, eltBytes, sm90::kSwizzleBytes, sm90::kSwizzleAtomRows};
   }
+  int64_t panelCols() const { return layout().panelCols(); }
   int64_t panelBytes() const { return layout().panelBytes(); }
+  int64_t stageBytes() const { return layout().bytes(); }
 };
 
 /// A TMA descriptor parameter of the kernel: over kernel argument `arg`, with

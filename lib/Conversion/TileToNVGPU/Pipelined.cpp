@@ -60,7 +60,7 @@ SmallVector<CopyOp> KernelLowering::pipelinedLoads(PipelinedOp op,
     if (copyPaths.lookup(copy) != CopyPath::TmaLoad)
       continue;
     loads.push_back(copy);
-    txBytes += sharedTiles.lookup(copy.getDest()).stageBytes;
+    txBytes += sharedTiles.lookup(copy.getDest()).stageBytes();
   }
   return loads;
 }

@@ -259,13 +259,11 @@ LogicalResult KernelLowering::planSharedTiles() {
       return alloc.emitOpError("a shared tile has a multiple of ")
              << sm90::kSwizzleAtomRows << " rows, at most "
              << sm90::kTmaMaxBoxDim << " (one TMA box), got " << p.rows;
-    p.panelCols = p.layout().panelCols();
-    p.stageBytes = p.layout().bytes();
     p.stages = stagesOf.lookup(alloc.getResult());
     if (p.stages == 0)
       p.stages = 1;
     p.offset = llvm::alignTo(sharedBytes, sm90::kSwizzleAtomBytes);
-    sharedBytes = p.offset + p.stages * p.stageBytes;
+    sharedBytes = p.offset + p.stages * p.stageBytes();
     sharedTiles[alloc.getResult()] = p;
   }
   // A tile that row copies fill is read by tile.copy only: wgmma and TMA
@@ -307,14 +305,14 @@ void KernelLowering::planTensorMaps(ArrayRef<CopyOp> tmaCopies) {
     unsigned arg = cast<BlockArgument>(global).getArgNumber();
     int64_t rank = cast<MemRefType>(global.getType()).getRank();
     auto found = llvm::find_if(tensorMaps, [&](const TensorMapPlan &t) {
-      return t.arg == arg && t.boxCols == p.panelCols && t.boxRows == p.rows;
+      return t.arg == arg && t.boxCols == p.panelCols() && t.boxRows == p.rows;
     });
     if (found == tensorMaps.end()) {
       TensorMapPlan t;
       t.arg = arg;
       t.rank = rank;
       t.elementType = cast<SharedType>(tile.getType()).getElementType();
-      t.boxCols = p.panelCols;
+      t.boxCols = p.panelCols();
       t.boxRows = p.rows;
       auto box = MemRefType::get(
           t.boxShape(), t.elementType, MemRefLayoutAttrInterface(),

@@ -70,11 +70,11 @@ Value KernelLowering::sharedPanelView(Value tile, Value stage, int64_t panel,
                                       int64_t rank) {
   const SharedTilePlan &p = sharedTiles.lookup(tile);
   Value offset = arith::AddIOp::create(
-      b, loc(), arith::MulIOp::create(b, loc(), stage, index(p.stageBytes)),
+      b, loc(), arith::MulIOp::create(b, loc(), stage, index(p.stageBytes())),
       index(p.offset + panel * p.panelBytes()));
   Type elt = cast<SharedType>(tile.getType()).getElementType();
   SmallVector<int64_t> shape(rank - 2, 1);
-  shape.append({p.rows, p.panelCols});
+  shape.append({p.rows, p.panelCols()});
   auto type = MemRefType::get(
       shape, elt, MemRefLayoutAttrInterface(),
       gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup));
@@ -86,11 +86,11 @@ void KernelLowering::emitTmaCopy(CopyOp copy, Value bars, Value barIndex,
                                  Value stage, ArrayRef<Value> offsets) {
   const SharedTilePlan &p = sharedTiles.lookup(copy.getDest());
   const TensorMapPlan &t = tensorMaps[copyTensorMap.lookup(copy)];
-  for (int64_t panel = 0; panel < p.cols / p.panelCols; ++panel) {
+  for (int64_t panel = 0; panel < p.cols / p.panelCols(); ++panel) {
     Value view = sharedPanelView(copy.getDest(), stage, panel, t.rank);
     // TMA coordinates are innermost first.
     SmallVector<Value> coords{arith::AddIOp::create(
-        b, loc(), offsets.back(), index(panel * p.panelCols))};
+        b, loc(), offsets.back(), index(panel * p.panelCols()))};
     for (int64_t d = t.rank - 2; d >= 0; --d)
       coords.push_back(offsets[d]);
     nvgpu::TmaAsyncLoadOp::create(b, loc(), view, bars, t.descriptor, coords,
@@ -102,7 +102,7 @@ Value KernelLowering::sharedTileAddress(Value tile) {
   const SharedTilePlan &p = sharedTiles.lookup(tile);
   // Only tiles filled by the enclosing pipelined loop rotate through stages.
   Value stage = currentStage && p.stages > 1 ? currentStage : index(0);
-  Value off = arith::MulIOp::create(b, loc(), stage, index(p.stageBytes));
+  Value off = arith::MulIOp::create(b, loc(), stage, index(p.stageBytes()));
   off = arith::AddIOp::create(b, loc(), off, index(p.offset));
   off = arith::IndexCastOp::create(b, loc(), b.getI64Type(), off);
   return arith::AddIOp::create(b, loc(), sharedAddr, off);

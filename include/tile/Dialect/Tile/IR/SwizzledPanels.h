@@ -1,5 +1,4 @@
-//===- SwizzledPanels.h - The swizzled panel layout of shared tiles -*- C++
-//-*-===//
+//===- SwizzledPanels.h - Swizzled panels of shared tiles -----*- C++ -*-===//
 //
 // A 2-d shared tile is stored as column panels: panel p holds columns
 // [p * panelCols, (p + 1) * panelCols), each of its rows `swizzleBytes`
