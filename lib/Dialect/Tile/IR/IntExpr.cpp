@@ -92,6 +92,13 @@ ParseResult tile::parseRelation(AsmParser &parser, Relation &relation) {
 // the value at 0, the coefficients the value at 1), so the folded
 // expression is compared with the checked computation at a few points.
 
+/// Whether `kind` divides (mod, floordiv, ceildiv): its divisor must be
+/// positive.
+static bool isDivision(AffineExprKind kind) {
+  return kind == AffineExprKind::Mod || kind == AffineExprKind::FloorDiv ||
+         kind == AffineExprKind::CeilDiv;
+}
+
 static constexpr int kSamples = 4;
 
 /// Symbol i's value at sample `k`: all 0, all 1, all 2, then i + 3.
@@ -121,9 +128,7 @@ std::optional<int64_t> tile::findNonPositiveDivisor(
     return bad;
   if (std::optional<int64_t> bad = findNonPositiveDivisor(bin.getRHS(), value))
     return bad;
-  if (bin.getKind() != AffineExprKind::Mod &&
-      bin.getKind() != AffineExprKind::FloorDiv &&
-      bin.getKind() != AffineExprKind::CeilDiv)
+  if (!isDivision(bin.getKind()))
     return std::nullopt;
   // The divisor's value when every symbol in it is known.
   SmallVector<int64_t> symbols;
@@ -150,11 +155,8 @@ AffineExpr tile::combineIntExprs(AffineExprKind kind, AffineExpr lhs,
                                  AffineExpr rhs, std::string &why) {
   if (!lhs || !rhs)
     return AffineExpr(); // `why` says why already
-  bool divides = kind == AffineExprKind::Mod ||
-                 kind == AffineExprKind::FloorDiv ||
-                 kind == AffineExprKind::CeilDiv;
   if (auto c = dyn_cast<AffineConstantExpr>(rhs);
-      divides && c && c.getValue() <= 0) {
+      isDivision(kind) && c && c.getValue() <= 0) {
     why = "'" + getIntExprOperator(kind).str() + " " +
           std::to_string(c.getValue()) + "': the divisor must be positive";
     return AffineExpr();

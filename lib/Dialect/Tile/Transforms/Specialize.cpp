@@ -26,7 +26,37 @@ namespace mlir::tile {
 using namespace mlir;
 using namespace mlir::tile;
 
-static LogicalResult makeAllocationsStatic(KernelOp kernel, bool eraseUnused);
+/// Allocations sit in the kernel's body (alloc_c1) and their operands are
+/// their `?` sizes: each takes its folded sizes, and with `eraseUnused`
+/// tiles that only a folded-away variant used are removed.
+static LogicalResult makeAllocationsStatic(KernelOp kernel, bool eraseUnused) {
+  for (Operation &op : llvm::make_early_inc_range(kernel.getBodyBlock())) {
+    if (!isa<AllocSharedOp, AllocFragmentOp>(op))
+      continue;
+    if (eraseUnused && op.use_empty()) {
+      op.erase();
+      continue;
+    }
+    auto type = cast<ShapedType>(op.getResult(0).getType());
+    SmallVector<int64_t> shape(type.getShape());
+    unsigned next = 0;
+    for (int64_t &d : shape) {
+      if (!ShapedType::isDynamic(d))
+        continue;
+      APInt v;
+      if (!matchPattern(op.getOperand(next++), m_ConstantInt(&v)) ||
+          v.getSExtValue() <= 0)
+        return op.emitOpError("alloc_c3: size #")
+               << next - 1 << " of " << type
+               << " must fold to a positive constant once the parameters are "
+                  "bound";
+      d = v.getSExtValue();
+    }
+    op.getResult(0).setType(type.clone(shape));
+    op.setOperands({});
+  }
+  return success();
+}
 
 /// Replaces every parameter of `kernel` (a fresh copy of a parametric
 /// kernel) by its binding and makes the allocations static.
@@ -98,38 +128,6 @@ static LogicalResult substitute(KernelOp kernel, DictionaryAttr bound) {
   if (failed(makeAllocationsStatic(kernel, /*eraseUnused=*/true)))
     return failure();
   kernel->setAttr(kBindingsAttr, bound);
-  return success();
-}
-
-/// Allocations sit in the kernel's body (alloc_c1) and their operands are
-/// their `?` sizes: each takes its folded sizes, and with `eraseUnused`
-/// tiles that only a folded-away variant used are removed.
-static LogicalResult makeAllocationsStatic(KernelOp kernel, bool eraseUnused) {
-  for (Operation &op : llvm::make_early_inc_range(kernel.getBodyBlock())) {
-    if (!isa<AllocSharedOp, AllocFragmentOp>(op))
-      continue;
-    if (eraseUnused && op.use_empty()) {
-      op.erase();
-      continue;
-    }
-    auto type = cast<ShapedType>(op.getResult(0).getType());
-    SmallVector<int64_t> shape(type.getShape());
-    unsigned next = 0;
-    for (int64_t &d : shape) {
-      if (!ShapedType::isDynamic(d))
-        continue;
-      APInt v;
-      if (!matchPattern(op.getOperand(next++), m_ConstantInt(&v)) ||
-          v.getSExtValue() <= 0)
-        return op.emitOpError("alloc_c3: size #")
-               << next - 1 << " of " << type
-               << " must fold to a positive constant once the parameters are "
-                  "bound";
-      d = v.getSExtValue();
-    }
-    op.getResult(0).setType(type.clone(shape));
-    op.setOperands({});
-  }
   return success();
 }
 
