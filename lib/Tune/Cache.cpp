@@ -155,13 +155,12 @@ static std::string withDigest(const json::Value &entry) {
 /// Why the bytes of an entry file do not match their digest, or "": any
 /// byte altered, record, components and blob names included, is seen.
 static std::string checkDigest(StringRef file) {
-  if (file.size() < kDigestTail + 1 ||
-      !file.drop_back(kDigestTail - kDigestMember.size())
-           .ends_with(kDigestMember) ||
-      !file.ends_with("\"}"))
+  StringRef tail = file.take_back(kDigestTail);
+  if (file.size() <= kDigestTail || !tail.starts_with(kDigestMember) ||
+      !tail.ends_with("\"}"))
     return "it has no digest (written by an older build, or altered)";
   std::string body = file.drop_back(kDigestTail).str() + "}";
-  if (sha256Hex(body) != file.take_back(66).take_front(64))
+  if (sha256Hex(body) != tail.substr(kDigestMember.size(), 64))
     return "the entry does not match its digest (altered)";
   return "";
 }

@@ -49,7 +49,18 @@ typedef struct compile_pool {
   const tool_buffer *source;
   const tune_request *r;
   const char *cache_dir;
+  /* Under the lock: whether a warning was printed. The first one (the
+   * compile cache's, that an entry could not be written or was corrupt)
+   * says it for the whole run, which a full disk would otherwise say once
+   * per candidate. */
+  int warned;
 } compile_pool;
+
+/* What a compilation's diagnostics go to. */
+typedef struct diagnostic_sink {
+  compile_pool *pool;
+  compile_job *job;
+} diagnostic_sink;
 
 static void on_diagnostic_text(MlirStringRef s, void *user) {
   compile_job *job = user;
@@ -59,38 +70,28 @@ static void on_diagnostic_text(MlirStringRef s, void *user) {
   job->error[at + n] = '\0';
 }
 
-static void append_text(MlirStringRef s, void *user) {
+static void append_buffer(MlirStringRef s, void *user) {
   tool_buffer_append(user, s.data, s.length);
 }
 
-/* Whether a warning was reported: the first one (the compile cache's, that
- * an entry could not be written or was corrupt) says it for the whole run,
- * which a full disk would otherwise say once per candidate. */
-static int warned;
-static pthread_mutex_t warned_lock = PTHREAD_MUTEX_INITIALIZER;
-
 static MlirLogicalResult on_diagnostic(MlirDiagnostic d, void *user) {
-  compile_job *job = user;
+  diagnostic_sink *sink = user;
   MlirDiagnosticSeverity severity = mlirDiagnosticGetSeverity(d);
-  if (severity == MlirDiagnosticError && job->error[0] == '\0')
-    mlirDiagnosticPrint(d, on_diagnostic_text, job);
+  if (severity == MlirDiagnosticError && sink->job->error[0] == '\0')
+    mlirDiagnosticPrint(d, on_diagnostic_text, sink->job);
   if (severity == MlirDiagnosticWarning) {
-    pthread_mutex_lock(&warned_lock);
-    if (!warned++) {
+    pthread_mutex_lock(&sink->pool->lock);
+    if (!sink->pool->warned++) {
       tool_buffer text = {0};
-      mlirDiagnosticPrint(d, append_text, &text);
+      mlirDiagnosticPrint(d, append_buffer, &text);
       fprintf(stderr,
               "warning: %s (further warnings of this run are not shown)\n",
               text.data ? text.data : "");
       tool_buffer_free(&text);
     }
-    pthread_mutex_unlock(&warned_lock);
+    pthread_mutex_unlock(&sink->pool->lock);
   }
   return mlirLogicalResultSuccess();
-}
-
-static void append_buffer(MlirStringRef s, void *user) {
-  tool_buffer_append(user, s.data, s.length);
 }
 
 typedef struct sinks {
@@ -119,7 +120,8 @@ static void compile_one(compile_pool *pool, compile_job *job) {
     bindings[nb++] = t;
 
   MlirContext ctx = tool_mlir_context();
-  mlirContextAttachDiagnosticHandler(ctx, on_diagnostic, job, NULL);
+  diagnostic_sink sink = {pool, job};
+  mlirContextAttachDiagnosticHandler(ctx, on_diagnostic, &sink, NULL);
   MlirModule module = mlirTileModuleCreateParse(
       ctx, (MlirStringRef){pool->source->data, pool->source->size});
   if (mlirModuleIsNull(module)) {

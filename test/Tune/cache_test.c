@@ -161,6 +161,18 @@ static void rewrite(const char *path, long keep, long flip_at) {
   free(data);
 }
 
+/* Changes the byte `after` bytes past the first `needle` in `path`. */
+static void flip_after(const char *path, const char *needle, long after) {
+  FILE *f = fopen(path, "rb");
+  char text[8192] = "";
+  size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
+  if (f)
+    fclose(f);
+  text[n] = '\0';
+  char *at = strstr(text, needle);
+  rewrite(path, -1, at ? (long)(at - text) + after : -1);
+}
+
 static void test_corruption(const char *dir) {
   char path[4096];
   entry_path(path, sizeof path, dir);
@@ -177,14 +189,7 @@ static void test_corruption(const char *dir) {
         "and a new store is a hit again");
 
   /* One character of the blob's base64 changed. */
-  FILE *f = fopen(path, "rb");
-  char text[8192] = "";
-  size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
-  if (f)
-    fclose(f);
-  text[n] = '\0';
-  char *b64 = strstr(text, "\"base64\":\"");
-  rewrite(path, -1, b64 ? (long)(b64 - text) + 11 : -1);
+  flip_after(path, "\"base64\":\"", 11);
   check(load(dir, l) == MlirTileCacheCorrupt &&
             strstr(l->message.data, "does not match its digest") != NULL,
         "a blob that does not match its digest is corrupt");
@@ -193,13 +198,7 @@ static void test_corruption(const char *dir) {
   check(store(dir, "{\"summary\": \"again\"}") &&
             load(dir, l) == MlirTileCacheHit,
         "a new store is a hit");
-  f = fopen(path, "rb");
-  n = f ? fread(text, 1, sizeof text - 1, f) : 0;
-  if (f)
-    fclose(f);
-  text[n] = '\0';
-  char *summary = strstr(text, "\"again\"");
-  rewrite(path, -1, summary ? (long)(summary - text) + 2 : -1);
+  flip_after(path, "\"again\"", 2);
   check(load(dir, l) == MlirTileCacheCorrupt &&
             strstr(l->message.data, "does not match its digest") != NULL,
         "a record altered in one byte does not match the entry's digest");
