@@ -30,6 +30,7 @@ the default instance by more than that margin; it prints every case.
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import json
 import math
@@ -169,10 +170,10 @@ def measure(bench: c.Bench, case: Case, repeats: int) -> dict:
     for _ in range(repeats):
         if case.backend is not None:
             from torch.nn.attention import sdpa_kernel
-            with sdpa_kernel(case.backend):
-                ours, default, peer = bench.time_in_turns(
-                    [case.ours, case.default, case.peer])
+            backend = sdpa_kernel(case.backend)
         else:
+            backend = contextlib.nullcontext()
+        with backend:
             ours, default, peer = bench.time_in_turns(
                 [case.ours, case.default, case.peer])
         rows.append((ours, default, peer))
