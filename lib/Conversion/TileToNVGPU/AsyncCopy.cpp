@@ -42,7 +42,7 @@ bool tile::isAsyncRowCopy(CopyOp copy) {
 
 LogicalResult KernelLowering::lowerAsyncRowCopy(CopyOp op) {
   Location l = op.getLoc();
-  const SharedTilePlan &p = sharedTiles.lookup(op.getDest());
+  const SharedTilePlan &p = plan.sharedTiles.lookup(op.getDest());
   Value src = map.lookup(op.getSource());
   auto srcType = cast<MemRefType>(op.getSource().getType());
   int64_t rank = srcType.getRank();

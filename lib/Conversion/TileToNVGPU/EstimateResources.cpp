@@ -6,7 +6,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelLowering.h"
+#include "KernelPlan.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "tile/Conversion/Passes.h"
 #include "tile/Conversion/Resources.h"
 #include "tile/Dialect/Tile/IR/TileParams.h"
@@ -44,22 +46,23 @@ static std::string gridRule(KernelOp kernel) {
 
 FailureOr<KernelResources> tile::planKernelResources(KernelOp kernel,
                                                      int64_t sharedLimit) {
-  KernelLowering lowering(kernel, gpu::GPUModuleOp());
-  if (failed(lowering.plan(sharedLimit)))
+  FailureOr<KernelPlan> plan = planKernel(kernel, sharedLimit);
+  if (failed(plan))
     return failure();
   KernelResources r;
-  r.sharedBytes = lowering.getSharedBytes();
-  for (const auto &[tile, plan] : lowering.getSharedTiles()) {
-    if (plan.stages < 2)
+  r.sharedBytes = plan->sharedBytes;
+  for (const auto &[tile, p] : plan->sharedTiles) {
+    if (p.stages < 2)
       continue;
-    r.stages = std::max(r.stages, plan.stages);
-    r.stageBytes += plan.stageBytes();
-    r.pipelinedBytes += plan.stages * plan.stageBytes();
+    r.stages = std::max(r.stages, p.stages);
+    r.stageBytes += p.stageBytes();
+    r.pipelinedBytes += p.stages * p.stageBytes();
   }
-  r.threads = lowering.blockThreads();
-  r.producerWarpgroups = lowering.warpSpecialization.enabled() ? 1 : 0;
-  r.consumerRegisters = lowering.warpSpecialization.consumerRegisters;
-  r.producerRegisters = lowering.warpSpecialization.producerRegisters;
+  r.threads = plan->blockThreads();
+  const WarpSpecializationPlan &ws = plan->warpSpecialization;
+  r.producerWarpgroups = ws.enabled() ? 1 : 0;
+  r.consumerRegisters = ws.consumerRegisters;
+  r.producerRegisters = ws.producerRegisters;
   r.grid = gridRule(kernel);
   return r;
 }

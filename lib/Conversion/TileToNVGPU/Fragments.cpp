@@ -28,15 +28,14 @@ using namespace mlir::tile;
 static constexpr int64_t kMaxAccessBytes = 16;
 
 LogicalResult KernelLowering::lowerFill(FillOp op) {
-  auto it = fragments.find(op.getDest()); // a fragment (planCopies)
+  Fragment f = fragment(op.getDest()); // a fragment (planCopies)
   Type elt = cast<ShapedType>(op.getDest().getType()).getElementType();
   Value value = op.getValue()
                     ? map.lookupOrDefault(op.getValue())
                     : arith::ConstantOp::create(b, loc(), op.getConstantOf(elt))
                           .getResult();
-  for (int64_t i = 0, e = it->second.layout.numRegs(); i < e; ++i)
-    memref::StoreOp::create(b, loc(), value, it->second.regs,
-                            ValueRange{index(i)});
+  for (int64_t i = 0, e = f.layout.numRegs(); i < e; ++i)
+    memref::StoreOp::create(b, loc(), value, f.regs, ValueRange{index(i)});
   return success();
 }
 
@@ -85,7 +84,7 @@ LogicalResult
 KernelLowering::lowerGlobalAccess(Location l, Value frag, Value memref,
                                   ValueRange offsets, bool load,
                                   std::optional<AtomicKind> atomic) {
-  const FragmentStorage &f = fragments.lookup(frag);
+  Fragment f = fragment(frag);
   const RegisterLayout &layout = f.layout;
   auto memType = cast<MemRefType>(memref.getType());
   Type gType = memType.getElementType();
@@ -381,7 +380,7 @@ KernelLowering::lowerGlobalAccess(Location l, Value frag, Value memref,
 /// A fragment is combined element by element as it would be stored; a
 /// scalar once, by one thread of the block.
 LogicalResult KernelLowering::lowerAtomic(AtomicOp op) {
-  if (fragments.count(op.getValue()))
+  if (plan.fragments.count(op.getValue()))
     return lowerGlobalAccess(op.getLoc(), op.getValue(), op.getDest(),
                              op.getOffsets(), /*load=*/false, op.getKind());
   Location l = op.getLoc();
@@ -422,7 +421,8 @@ static void emitOneShotTmaCopy(KernelLowering &k, CopyOp op) {
     offsets.push_back(k.map.lookup(v));
   k.emitIf(leader, [&] {
     nvgpu::MBarrierArriveExpectTxOp::create(
-        b, l, bars, k.index(k.sharedTiles.lookup(op.getDest()).stageBytes()),
+        b, l, bars,
+        k.index(k.plan.sharedTiles.lookup(op.getDest()).stageBytes()),
         k.index(0), Value());
     k.emitTmaCopy(op, bars, k.index(0), k.index(0), offsets);
   });
@@ -445,8 +445,8 @@ static LogicalResult copySharedFragment(KernelLowering &k, CopyOp op,
   Value fragment = store ? op.getSource() : op.getDest();
   Value tile = store ? op.getDest() : op.getSource();
   ValueRange offsets = store ? op.getDestOffsets() : op.getSourceOffsets();
-  const FragmentStorage &f = k.fragments.lookup(fragment);
-  const SharedTilePlan &p = k.sharedTiles.lookup(tile);
+  Fragment f = k.fragment(fragment);
+  const SharedTilePlan &p = k.plan.sharedTiles.lookup(tile);
   const RegisterLayout &layout = f.layout; // 2-d, p single-stage (planCopies)
   // A TMA store issued before may still be reading the tile; row copies
   // may still be writing it.
@@ -531,8 +531,9 @@ static LogicalResult copySharedFragment(KernelLowering &k, CopyOp op,
 /// (copySharedFragment fences and synchronises; TMA loads are async-proxy
 /// writes already).
 void KernelLowering::emitTmaStore(CopyOp op) {
-  const SharedTilePlan &p = sharedTiles.lookup(op.getSource());
-  const TensorMapPlan &t = tensorMaps[copyTensorMap.lookup(op)];
+  const SharedTilePlan &p = plan.sharedTiles.lookup(op.getSource());
+  unsigned tma = plan.copyTensorMap.lookup(op);
+  const TensorMapPlan &t = plan.tensorMaps[tma];
   SmallVector<Value> offsets;
   for (Value v : op.getDestOffsets())
     offsets.push_back(map.lookup(v));
@@ -545,7 +546,7 @@ void KernelLowering::emitTmaStore(CopyOp op) {
           b, loc(), offsets.back(), index(panel * p.panelCols()))};
       for (int64_t d = t.rank - 2; d >= 0; --d)
         coords.push_back(offsets[d]);
-      nvgpu::TmaAsyncStoreOp::create(b, loc(), view, t.descriptor, coords,
+      nvgpu::TmaAsyncStoreOp::create(b, loc(), view, tensorMapArgs[tma], coords,
                                      Value());
     }
     NVVM::CpAsyncBulkCommitGroupOp::create(b, loc());
@@ -554,7 +555,7 @@ void KernelLowering::emitTmaStore(CopyOp op) {
 }
 
 bool KernelLowering::tmaStoreMayRead(Value tile, Operation *write) {
-  if (!tmaStoreSources.contains(tile))
+  if (!plan.tmaStoreSources.contains(tile))
     return false;
   if (storedTiles.contains(tile))
     return true;
@@ -576,7 +577,7 @@ void KernelLowering::emitTmaStoreReadWait(bool sync) {
 }
 
 LogicalResult KernelLowering::lowerCopy(CopyOp op) {
-  switch (copyPaths.lookup(op)) {
+  switch (plan.copyPaths.lookup(op)) {
   case CopyPath::AsyncRows:
     return lowerAsyncRowCopy(op);
   case CopyPath::TmaStore:
@@ -599,8 +600,8 @@ LogicalResult KernelLowering::lowerCopy(CopyOp op) {
   case CopyPath::FragmentToFragment:
     break;
   }
-  const FragmentStorage &from = fragments.lookup(op.getSource());
-  const FragmentStorage &to = fragments.lookup(op.getDest());
+  Fragment from = fragment(op.getSource());
+  Fragment to = fragment(op.getDest());
   Type toType = cast<FragmentType>(op.getDest().getType()).getElementType();
   for (int64_t r = 0; r < from.layout.numRegs(); ++r) {
     Value x = memref::LoadOp::create(b, loc(), from.regs, ValueRange{index(r)});

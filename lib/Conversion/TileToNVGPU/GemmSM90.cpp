@@ -147,7 +147,7 @@ void KernelLowering::emitWgmmaWait(int64_t pending,
   SmallVector<Value> values;
   SmallVector<std::pair<Value, int64_t>> slots;
   for (Value acc : accumulators) {
-    const FragmentStorage &f = fragments.lookup(acc);
+    Fragment f = fragment(acc);
     for (int64_t i = 0, e = f.layout.numRegs(); i < e; ++i) {
       values.push_back(
           memref::LoadOp::create(b, loc(), f.regs, ValueRange{index(i)}));
@@ -180,13 +180,13 @@ void KernelLowering::emitWgmmaWait(int64_t pending,
 
 LogicalResult KernelLowering::lowerGemm(GemmOp op) {
   MLIRContext *ctx = b.getContext();
-  const FragmentStorage &acc = fragments.lookup(op.getC());
+  Fragment acc = fragment(op.getC());
   auto cType = cast<FragmentType>(op.getC().getType());
   int64_t warpgroups = threads / sm90::kWarpgroupSize;
   // A is a shared tile (a descriptor) or a fragment (registers).
   bool aInRegisters = isa<FragmentType>(op.getA().getType());
-  const SharedTilePlan &a = sharedTiles.lookup(op.getA());
-  const SharedTilePlan &bt = sharedTiles.lookup(op.getB());
+  const SharedTilePlan &a = plan.sharedTiles.lookup(op.getA());
+  const SharedTilePlan &bt = plan.sharedTiles.lookup(op.getB());
   auto aType = cast<ShapedType>(op.getA().getType());
   Type elt = aType.getElementType();
   int64_t eltBytes = elt.getIntOrFloatBitWidth() / 8;
@@ -227,7 +227,7 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
 
   SmallVector<SmallVector<Value>> aPacked;
   if (aInRegisters) {
-    const FragmentStorage &fa = fragments.lookup(op.getA());
+    Fragment fa = fragment(op.getA());
     for (int64_t kk = 0; kk < kSteps; ++kk)
       for (int64_t mt = 0; mt < mTiles; ++mt)
         aPacked.push_back(packRegisterA(

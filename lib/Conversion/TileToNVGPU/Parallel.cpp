@@ -84,14 +84,14 @@ static void mapOuterValues(Operation &inner, const IRMapping &outer,
 LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
   // planParallels checked the fragments, their layouts and the maps.
   Location l = op.getLoc();
-  SmallVector<const FragmentStorage *> outs, ins;
+  SmallVector<Value> outs, ins; // their registers
   for (Value v : op.getOutputs())
-    outs.push_back(&fragments.find(v)->second);
-  const RegisterLayout &layout = outs.front()->layout;
+    outs.push_back(fragmentRegs.lookup(v));
+  const RegisterLayout &layout = fragment(op.getOutputs().front()).layout;
   SmallVector<int64_t> dropped;
   SmallVector<RegisterLayout> sliced;
   for (auto [i, v] : llvm::enumerate(op.getInputs())) {
-    ins.push_back(&fragments.find(v)->second);
+    ins.push_back(fragmentRegs.lookup(v));
     int64_t d = *op.getBroadcastDim(i);
     dropped.push_back(d);
     sliced.push_back(d < 0 ? layout : layout.slice(d));
@@ -111,13 +111,12 @@ LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
     for (size_t i = 0; i < numIns; ++i) {
       int64_t reg =
           dropped[i] < 0 ? r : layout.sliceRegister(r, dropped[i], sliced[i]);
-      local.map(
-          body.getArgument(i),
-          memref::LoadOp::create(b, l, ins[i]->regs, ValueRange{index(reg)}));
+      local.map(body.getArgument(i),
+                memref::LoadOp::create(b, l, ins[i], ValueRange{index(reg)}));
     }
     for (auto [j, o] : llvm::enumerate(outs))
       local.map(body.getArgument(numIns + j),
-                memref::LoadOp::create(b, l, o->regs, ValueRange{index(r)}));
+                memref::LoadOp::create(b, l, o, ValueRange{index(r)}));
     for (Operation &inner : body.without_terminator()) {
       if (auto idx = dyn_cast<IndexOp>(inner)) {
         local.map(
@@ -135,7 +134,7 @@ LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
     }
     auto yield = cast<YieldOp>(body.getTerminator());
     for (auto [j, v] : llvm::enumerate(yield.getValues()))
-      memref::StoreOp::create(b, l, local.lookupOrDefault(v), outs[j]->regs,
+      memref::StoreOp::create(b, l, local.lookupOrDefault(v), outs[j],
                               ValueRange{index(r)});
   };
   for (int64_t r = 0; r < layout.numRegs(); ++r)

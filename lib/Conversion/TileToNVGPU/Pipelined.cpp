@@ -52,8 +52,8 @@ static Value materializeAt(OpBuilder &b, Value v, Block &body, IRMapping &local,
   return local.lookup(v);
 }
 
-SmallVector<CopyOp> KernelLowering::pipelinedLoads(PipelinedOp op,
-                                                   int64_t &txBytes) {
+SmallVector<CopyOp> KernelPlan::pipelinedLoads(PipelinedOp op,
+                                               int64_t &txBytes) const {
   SmallVector<CopyOp> loads;
   txBytes = 0;
   for (auto copy : op.getBody().front().getOps<CopyOp>()) {
@@ -120,7 +120,7 @@ LogicalResult KernelLowering::lowerPipelined(PipelinedOp op) {
   Block &body = op.getBody().front();
 
   int64_t txBytes = 0;
-  SmallVector<CopyOp> loads = pipelinedLoads(op, txBytes);
+  SmallVector<CopyOp> loads = plan.pipelinedLoads(op, txBytes);
   // planPipelined checked that every load's offsets can be recomputed for
   // a later iteration.
   Value lb = map.lookup(op.getLower()), ub = map.lookup(op.getUpper());
@@ -161,13 +161,13 @@ LogicalResult KernelLowering::lowerPipelined(PipelinedOp op) {
   Value leader = isLeader();
   SmallVector<unsigned> usedMaps;
   for (CopyOp copy : loads)
-    if (!llvm::is_contained(usedMaps, copyTensorMap.lookup(copy)))
-      usedMaps.push_back(copyTensorMap.lookup(copy));
+    if (!llvm::is_contained(usedMaps, plan.copyTensorMap.lookup(copy)))
+      usedMaps.push_back(plan.copyTensorMap.lookup(copy));
   emitIf(leader, [&] {
     for (int64_t s = 0; s < stages; ++s)
       nvgpu::MBarrierInitOp::create(b, l, bars, index(1), index(s), Value());
     for (unsigned t : usedMaps)
-      nvgpu::TmaPrefetchOp::create(b, l, tensorMaps[t].descriptor, Value());
+      nvgpu::TmaPrefetchOp::create(b, l, tensorMapArgs[t], Value());
   });
   emitBarrier();
 

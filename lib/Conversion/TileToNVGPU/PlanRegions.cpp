@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelLowering.h"
+#include "KernelPlanner.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -44,7 +44,7 @@ static Operation *threadDependence(Value cond) {
 /// whose barriers and stages are planned for the whole kernel. A tile
 /// operation with no lowering is refused here, so that emission meets only
 /// those it lowers.
-LogicalResult KernelLowering::planRegions() {
+LogicalResult KernelPlanner::planRegions() {
   WalkResult walk =
       kernel->walk<WalkOrder::PreOrder>([&](Operation *op) -> WalkResult {
         if (isa<ParallelOp>(op))
@@ -129,7 +129,7 @@ LogicalResult KernelLowering::planRegions() {
 /// A tile.atomic is issued once per element by the thread that owns it, or
 /// for a scalar once per block: its offsets, and a scalar value, must be
 /// the same in every thread, or the other threads' values would be lost.
-bool KernelLowering::planAtomic(AtomicOp atomic) {
+bool KernelPlanner::planAtomic(AtomicOp atomic) {
   SmallVector<Value> uniform(atomic.getOffsets());
   if (!isa<FragmentType>(atomic.getValue().getType()))
     uniform.push_back(atomic.getValue());
@@ -153,7 +153,7 @@ bool KernelLowering::planAtomic(AtomicOp atomic) {
 /// SSA values). A TMA load inside must belong to a pipelined loop in it:
 /// the barrier of a lone one is initialised where it is issued, and could
 /// be initialised again while a thread still waits on it.
-bool KernelLowering::planSerialLoop(scf::ForOp loop) {
+bool KernelPlanner::planSerialLoop(scf::ForOp loop) {
   for (Value bound :
        {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
     if (Operation *source = threadDependence(bound)) {

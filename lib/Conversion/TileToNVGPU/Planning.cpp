@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelLowering.h"
+#include "KernelPlanner.h"
 #include "SM90.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
@@ -76,9 +76,15 @@ static LogicalResult checkScalarTypes(KernelOp kernel) {
   return checkValueTypes(kernel, check);
 }
 
-LogicalResult KernelLowering::plan(int64_t limit) {
-  sharedLimit = limit;
-  argumentAccess = getArgumentAccess(kernel);
+FailureOr<KernelPlan> tile::planKernel(KernelOp kernel, int64_t sharedLimit) {
+  KernelPlanner planner(kernel, sharedLimit);
+  if (failed(planner.run()))
+    return failure();
+  return std::move(planner.plan);
+}
+
+LogicalResult KernelPlanner::run() {
+  plan.argumentAccess = getArgumentAccess(kernel);
   if (failed(checkScalarTypes(kernel)) || failed(checkElementBytes(kernel)) ||
       failed(planRegions()) || failed(planSharedTiles()) ||
       failed(planGemms()) || failed(planFragments()) ||
@@ -126,11 +132,11 @@ void tile::noteUnrecomputable(InFlightDiagnostic &&diag, Operation *bad) {
 
 /// A pipelined loop issues the TMA loads of later iterations ahead of
 /// them: each load's offsets must be recomputable for any iteration.
-LogicalResult KernelLowering::planPipelined() {
+LogicalResult KernelPlanner::planPipelined() {
   WalkResult walk = kernel.walk([&](PipelinedOp loop) {
     Block &body = loop.getBody().front();
     for (auto copy : body.getOps<CopyOp>()) {
-      if (copyPaths.lookup(copy) != CopyPath::TmaLoad)
+      if (plan.copyPaths.lookup(copy) != CopyPath::TmaLoad)
         continue;
       for (Value offset : copy.getSourceOffsets())
         if (Operation *bad = unrecomputable(offset, body)) {
@@ -146,9 +152,9 @@ LogicalResult KernelLowering::planPipelined() {
   return failure(walk.wasInterrupted());
 }
 
-bool KernelLowering::usedInLoopAround(
-    Value v, Operation *op, llvm::function_ref<bool(Operation *)> match) {
-  for (Operation *loop = op->getParentOp(); loop != kernel;
+bool tile::usedInLoopAround(Value v, Operation *op,
+                            llvm::function_ref<bool(Operation *)> match) {
+  for (Operation *loop = op->getParentOp(); !isa<KernelOp>(loop);
        loop = loop->getParentOp())
     if (isa<PipelinedOp, LoopLikeOpInterface>(loop) &&
         llvm::any_of(v.getUsers(), [&](Operation *user) {
@@ -181,12 +187,12 @@ bool tile::isTmaStore(CopyOp copy) {
 /// them and the TMA stores into `tmaCopies`, each loaded tile's stage count
 /// into `stagesOf`, and the tiles of row copies and TMA stores.
 LogicalResult
-KernelLowering::collectBulkCopies(SmallVectorImpl<CopyOp> &tmaCopies,
-                                  DenseMap<Value, int64_t> &stagesOf) {
+KernelPlanner::collectBulkCopies(SmallVectorImpl<CopyOp> &tmaCopies,
+                                 DenseMap<Value, int64_t> &stagesOf) {
   Block &body = kernel.getBodyBlock();
   WalkResult walk = kernel.walk([&](CopyOp copy) {
     if (isAsyncRowCopy(copy)) {
-      rowCopyTiles.insert(copy.getDest());
+      plan.rowCopyTiles.insert(copy.getDest());
       return WalkResult::advance();
     }
     if (isTmaStore(copy)) {
@@ -207,7 +213,7 @@ KernelLowering::collectBulkCopies(SmallVectorImpl<CopyOp> &tmaCopies,
         return WalkResult::interrupt();
       }
       tmaCopies.push_back(copy);
-      tmaStoreSources.insert(copy.getSource());
+      plan.tmaStoreSources.insert(copy.getSource());
       return WalkResult::advance();
     }
     if (!isTmaLoad(copy))
@@ -233,7 +239,7 @@ KernelLowering::collectBulkCopies(SmallVectorImpl<CopyOp> &tmaCopies,
   return failure(walk.wasInterrupted());
 }
 
-LogicalResult KernelLowering::planSharedTiles() {
+LogicalResult KernelPlanner::planSharedTiles() {
   Block &body = kernel.getBodyBlock();
   SmallVector<CopyOp> tmaCopies;
   DenseMap<Value, int64_t> stagesOf;
@@ -262,14 +268,14 @@ LogicalResult KernelLowering::planSharedTiles() {
     p.stages = stagesOf.lookup(alloc.getResult());
     if (p.stages == 0)
       p.stages = 1;
-    p.offset = llvm::alignTo(sharedBytes, sm90::kSwizzleAtomBytes);
-    sharedBytes = p.offset + p.stages * p.stageBytes();
-    sharedTiles[alloc.getResult()] = p;
+    p.offset = llvm::alignTo(plan.sharedBytes, sm90::kSwizzleAtomBytes);
+    plan.sharedBytes = p.offset + p.stages * p.stageBytes();
+    plan.sharedTiles[alloc.getResult()] = p;
   }
   // A tile that row copies fill is read by tile.copy only: wgmma and TMA
   // stores read through the async proxy, which would need a proxy fence
   // after the copies' wait; and TMA loads would race them.
-  for (Value tile : rowCopyTiles)
+  for (Value tile : plan.rowCopyTiles)
     for (Operation *user : tile.getUsers()) {
       auto copy = dyn_cast<CopyOp>(user);
       if (copy && (isAsyncRowCopy(copy) ||
@@ -281,14 +287,14 @@ LogicalResult KernelLowering::planSharedTiles() {
           "(copy_c6); such a tile is read and written only by tile.copy "
           "between it and fragments");
     }
-  for (Value tile : tmaStoreSources)
-    if (sharedTiles.lookup(tile).stages != 1)
+  for (Value tile : plan.tmaStoreSources)
+    if (plan.sharedTiles.lookup(tile).stages != 1)
       return tile.getDefiningOp()->emitOpError(
           "is filled by a pipelined loop and copied to global memory; a TMA "
           "store reads a single-stage tile");
-  if (sharedBytes > sharedLimit)
+  if (plan.sharedBytes > sharedLimit)
     return kernel.emitOpError("needs ")
-           << sharedBytes << " bytes of shared memory for its tiles and "
+           << plan.sharedBytes << " bytes of shared memory for its tiles and "
            << "pipeline stages; sm_90a allows " << sharedLimit
            << " (reduce num_stages or the tile sizes)";
   planTensorMaps(tmaCopies);
@@ -296,18 +302,18 @@ LogicalResult KernelLowering::planSharedTiles() {
 }
 
 /// One TMA descriptor per (argument, box): panels of a tile share it.
-void KernelLowering::planTensorMaps(ArrayRef<CopyOp> tmaCopies) {
+void KernelPlanner::planTensorMaps(ArrayRef<CopyOp> tmaCopies) {
   for (CopyOp copy : tmaCopies) {
     bool store = isTmaStore(copy);
     Value tile = store ? copy.getSource() : copy.getDest();
     Value global = store ? copy.getDest() : copy.getSource();
-    const SharedTilePlan &p = sharedTiles.lookup(tile);
+    const SharedTilePlan &p = plan.sharedTiles.lookup(tile);
     unsigned arg = cast<BlockArgument>(global).getArgNumber();
     int64_t rank = cast<MemRefType>(global.getType()).getRank();
-    auto found = llvm::find_if(tensorMaps, [&](const TensorMapPlan &t) {
+    auto found = llvm::find_if(plan.tensorMaps, [&](const TensorMapPlan &t) {
       return t.arg == arg && t.boxCols == p.panelCols() && t.boxRows == p.rows;
     });
-    if (found == tensorMaps.end()) {
+    if (found == plan.tensorMaps.end()) {
       TensorMapPlan t;
       t.arg = arg;
       t.rank = rank;
@@ -316,29 +322,29 @@ void KernelLowering::planTensorMaps(ArrayRef<CopyOp> tmaCopies) {
       t.boxRows = p.rows;
       auto box = MemRefType::get(
           t.boxShape(), t.elementType, MemRefLayoutAttrInterface(),
-          gpu::AddressSpaceAttr::get(b.getContext(),
+          gpu::AddressSpaceAttr::get(kernel.getContext(),
                                      gpu::AddressSpace::Workgroup));
       t.type = nvgpu::TensorMapDescriptorType::get(
-          b.getContext(), box, nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
+          kernel.getContext(), box, nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
           nvgpu::TensorMapL2PromoKind::L2PROMO_256B,
           nvgpu::TensorMapOOBKind::OOB_ZERO,
           nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
-      tensorMaps.push_back(t);
-      found = std::prev(tensorMaps.end());
+      plan.tensorMaps.push_back(t);
+      found = std::prev(plan.tensorMaps.end());
     }
-    copyTensorMap[copy] = found - tensorMaps.begin();
+    plan.copyTensorMap[copy] = found - plan.tensorMaps.begin();
   }
 }
 
-int64_t KernelLowering::reserveShared(int64_t bytes) {
-  int64_t offset = llvm::alignTo(sharedBytes, 16);
-  sharedBytes = offset + bytes;
+int64_t KernelPlanner::reserveShared(int64_t bytes) {
+  int64_t offset = llvm::alignTo(plan.sharedBytes, 16);
+  plan.sharedBytes = offset + bytes;
   return offset;
 }
 
 /// Every fragment's layout (set by tile-infer-layouts) applied to its shape;
 /// cross-warp reductions get shared scratch.
-LogicalResult KernelLowering::planFragments() {
+LogicalResult KernelPlanner::planFragments() {
   for (auto alloc : kernel.getBodyBlock().getOps<AllocFragmentOp>()) {
     Attribute attr = alloc.getLayout() ? *alloc.getLayout() : Attribute();
     FailureOr<RegisterLayout> layout =
@@ -356,20 +362,19 @@ LogicalResult KernelLowering::planFragments() {
              << " threads); a thread has at most "
              << sm90::kMaxRegistersPerThread
              << " (use more threads or a smaller tile)";
-    fragments[alloc.getResult()] = FragmentStorage{*layout, Value()};
+    plan.fragments[alloc.getResult()] = *layout;
   }
   WalkResult walk = kernel.walk([&](ReduceOp reduce) {
-    auto src = fragments.find(reduce.getSource());
-    if (src == fragments.end())
+    auto src = plan.fragments.find(reduce.getSource());
+    if (src == plan.fragments.end())
       return WalkResult::advance();
-    int64_t positions =
-        1 << src->second.layout.warpBitsAlong(reduce.getDim()).size();
+    int64_t positions = 1 << src->second.warpBitsAlong(reduce.getDim()).size();
     if (positions == 1)
       return WalkResult::advance();
     int64_t kept = reduce.getDest().getType().getNumElements();
     int64_t bytes = positions * kept *
                     reduce.getDest().getType().getElementTypeBitWidth() / 8;
-    reduceScratch[reduce] = reserveShared(bytes);
+    plan.reduceScratch[reduce] = reserveShared(bytes);
     return WalkResult::advance();
   });
   if (walk.wasInterrupted())
@@ -378,12 +383,12 @@ LogicalResult KernelLowering::planFragments() {
   int64_t warps = kernel.getThreadCount() / sm90::kWarpSize;
   kernel.walk([&](ReductionOp reduction) {
     if (warps > 1)
-      reduceScratch[reduction] = reserveShared(
+      plan.reduceScratch[reduction] = reserveShared(
           warps * reduction.getType().getIntOrFloatBitWidth() / 8);
   });
-  if (sharedBytes > sharedLimit)
+  if (plan.sharedBytes > sharedLimit)
     return kernel.emitOpError("needs ")
-           << sharedBytes << " bytes of shared memory for its tiles, "
+           << plan.sharedBytes << " bytes of shared memory for its tiles, "
            << "pipeline stages and reduction scratch; sm_90a allows "
            << sharedLimit;
   return success();
@@ -392,7 +397,7 @@ LogicalResult KernelLowering::planFragments() {
 /// Checks what the element-wise lowering needs of each tile.parallel:
 /// fragment outputs of one layout, and fragment inputs indexed by the
 /// identity or a broadcast, each in the layout its map needs.
-LogicalResult KernelLowering::planParallels() {
+LogicalResult KernelPlanner::planParallels() {
   WalkResult walk = kernel.walk([&](ParallelOp op) {
     auto fail = [&](const Twine &message) {
       op.emitOpError(message);
@@ -400,16 +405,16 @@ LogicalResult KernelLowering::planParallels() {
     };
     const RegisterLayout *layout = nullptr;
     for (Value v : op.getOutputs()) {
-      auto it = fragments.find(v);
-      if (it == fragments.end())
+      auto it = plan.fragments.find(v);
+      if (it == plan.fragments.end())
         return fail("outputs must be fragments on sm_90a so far");
-      if (layout && !layout->sameMapping(it->second.layout))
+      if (layout && !layout->sameMapping(it->second))
         return fail("all outputs must have the same layout");
-      layout = &it->second.layout;
+      layout = &it->second;
     }
     for (auto [i, v] : llvm::enumerate(op.getInputs())) {
-      auto it = fragments.find(v);
-      if (it == fragments.end())
+      auto it = plan.fragments.find(v);
+      if (it == plan.fragments.end())
         return fail("input #" + Twine(i) + " must be a fragment on sm_90a " +
                     "so far");
       FailureOr<int64_t> broadcast = op.getBroadcastDim(i);
@@ -418,7 +423,7 @@ LogicalResult KernelLowering::planParallels() {
                     "identity or a broadcast");
       RegisterLayout want =
           *broadcast < 0 ? *layout : layout->slice(*broadcast);
-      if (!want.sameMapping(it->second.layout))
+      if (!want.sameMapping(it->second))
         return fail("input #" + Twine(i) +
                     " does not have the layout its indexing map needs; run " +
                     "tile-infer-layouts");
@@ -430,10 +435,10 @@ LogicalResult KernelLowering::planParallels() {
 
 /// Chooses how each tile.copy is lowered (copyPaths), and checks what that
 /// lowering needs; a fill is lowered into registers only.
-LogicalResult KernelLowering::planCopies() {
+LogicalResult KernelPlanner::planCopies() {
   WalkResult walk = kernel.walk([&](Operation *op) {
     if (auto fill = dyn_cast<FillOp>(op)) {
-      if (fragments.count(fill.getDest()))
+      if (plan.fragments.count(fill.getDest()))
         return WalkResult::advance();
       fill.emitOpError("filling a shared tile is not lowered on sm_90a yet");
       return WalkResult::interrupt();
@@ -442,7 +447,8 @@ LogicalResult KernelLowering::planCopies() {
     if (!copy)
       return WalkResult::advance();
     Value src = copy.getSource(), dst = copy.getDest();
-    bool srcFrag = fragments.count(src), dstFrag = fragments.count(dst);
+    bool srcFrag = plan.fragments.count(src),
+         dstFrag = plan.fragments.count(dst);
     bool srcGlobal = isa<MemRefType>(src.getType());
     bool dstGlobal = isa<MemRefType>(dst.getType());
     auto fail = [&](const Twine &message) {
@@ -454,13 +460,14 @@ LogicalResult KernelLowering::planCopies() {
       path = CopyPath::AsyncRows;
     } else if (isTmaStore(copy)) {
       path = CopyPath::TmaStore;
-    } else if (copyTensorMap.count(copy)) {
+    } else if (plan.copyTensorMap.count(copy)) {
       path = CopyPath::TmaLoad;
-    } else if ((srcFrag && sharedTiles.count(dst)) ||
-               (sharedTiles.count(src) && dstFrag)) {
-      const FragmentStorage &f = fragments.lookup(srcFrag ? src : dst);
-      if (f.layout.rank() != 2 ||
-          sharedTiles.lookup(srcFrag ? dst : src).stages != 1)
+    } else if ((srcFrag && plan.sharedTiles.count(dst)) ||
+               (plan.sharedTiles.count(src) && dstFrag)) {
+      const RegisterLayout &f =
+          plan.fragments.find(srcFrag ? src : dst)->second;
+      if (f.rank() != 2 ||
+          plan.sharedTiles.lookup(srcFrag ? dst : src).stages != 1)
         return fail("copies 2-d fragments to and from single-stage shared "
                     "tiles only");
       path = srcFrag ? CopyPath::FragmentToShared : CopyPath::SharedToFragment;
@@ -477,8 +484,8 @@ LogicalResult KernelLowering::planCopies() {
       }
       path = dstFrag ? CopyPath::GlobalToFragment : CopyPath::FragmentToGlobal;
     } else if (srcFrag && dstFrag) {
-      if (!fragments.lookup(src).layout.sameMapping(
-              fragments.lookup(dst).layout))
+      if (!plan.fragments.find(src)->second.sameMapping(
+              plan.fragments.find(dst)->second))
         return fail("copies between fragments of different layouts are not "
                     "lowered yet");
       path = CopyPath::FragmentToFragment;
@@ -487,7 +494,7 @@ LogicalResult KernelLowering::planCopies() {
                                    << " is not lowered on sm_90a yet";
       return WalkResult::interrupt();
     }
-    copyPaths[copy] = path;
+    plan.copyPaths[copy] = path;
     return WalkResult::advance();
   });
   return failure(walk.wasInterrupted());
@@ -495,11 +502,11 @@ LogicalResult KernelLowering::planCopies() {
 
 /// Checks what the reduction lowering needs of each tile.reduce: float
 /// elements, and a destination laid out as the source sliced along `dim`.
-LogicalResult KernelLowering::planReduces() {
+LogicalResult KernelPlanner::planReduces() {
   WalkResult walk = kernel.walk([&](ReduceOp op) {
-    const FragmentStorage &src = fragments.lookup(op.getSource());
-    const FragmentStorage &dst = fragments.lookup(op.getDest());
-    if (!src.layout.slice(op.getDim()).sameMapping(dst.layout)) {
+    RegisterLayout src = plan.fragments.lookup(op.getSource());
+    RegisterLayout dst = plan.fragments.lookup(op.getDest());
+    if (!src.slice(op.getDim()).sameMapping(dst)) {
       op.emitOpError("the destination's layout must be the source's "
                      "sliced along dim ")
           << op.getDim();
@@ -516,7 +523,7 @@ LogicalResult KernelLowering::planReduces() {
 }
 
 /// Checks what the wgmma lowering needs of each tile.gemm.
-LogicalResult KernelLowering::planGemms() {
+LogicalResult KernelPlanner::planGemms() {
   WalkResult walk = kernel.walk([&](GemmOp gemm) {
     auto fail = [&](const Twine &message) {
       gemm.emitOpError(message);
@@ -547,7 +554,7 @@ LogicalResult KernelLowering::planGemms() {
       return fail("the accumulator must have the layout #tile.mma<warpgroups "
                   "= " +
                   Twine(warpgroups) + ">");
-    if (!sharedTiles.count(gemm.getB()))
+    if (!plan.sharedTiles.count(gemm.getB()))
       return fail("B must be a tile.alloc_shared tile");
     if (isa<FragmentType>(gemm.getA().getType())) {
       // A from registers: the wgmma A fragment is the accumulator layout's
@@ -564,7 +571,7 @@ LogicalResult KernelLowering::planGemms() {
       if (k % 16 != 0)
         return fail("a fragment A needs K (" + Twine(k) +
                     ") to be a multiple of the wgmma K step (16)");
-    } else if (!sharedTiles.count(gemm.getA())) {
+    } else if (!plan.sharedTiles.count(gemm.getA())) {
       return fail("A must be a tile.alloc_shared tile or a fragment");
     }
     return WalkResult::advance();

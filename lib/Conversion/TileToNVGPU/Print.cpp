@@ -76,15 +76,14 @@ LogicalResult KernelLowering::lowerPrint(PrintOp op) {
       head.push_back(printable(b, l, id).first);
     head.push_back(printable(b, l, threadId).first);
     Value value = op.getValue();
-    auto it = fragments.find(value);
-    if (it == fragments.end()) {
+    if (!plan.fragments.count(value)) {
       auto [arg, spec] = printable(b, l, map.lookup(value));
       SmallVector<Value> args(head);
       args.push_back(arg);
       gpu::PrintfOp::create(b, l, (prefix + " = " + spec + "\n").str(), args);
       return;
     }
-    const RegisterLayout &layout = it->second.layout;
+    auto [layout, regs] = fragment(value);
     SmallVector<Value> coords;
     for (int64_t d = 0; d < layout.rank(); ++d)
       coords.push_back(layout.threadCoord(b, l, threadId, d));
@@ -100,8 +99,7 @@ LogicalResult KernelLowering::lowerPrint(PrintOp op) {
                       arith::AddIOp::create(b, l, coords[d],
                                             index(layout.regOffset(r)[d])))
                 .first);
-      Value x =
-          memref::LoadOp::create(b, l, it->second.regs, ValueRange{index(r)});
+      Value x = memref::LoadOp::create(b, l, regs, ValueRange{index(r)});
       args.push_back(printable(b, l, x).first);
       gpu::PrintfOp::create(b, l, format, args);
     }

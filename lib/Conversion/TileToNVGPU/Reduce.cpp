@@ -46,8 +46,8 @@ static Value identity(OpBuilder &b, Location l, ReduceKind kind, Type t) {
 
 LogicalResult KernelLowering::lowerReduce(ReduceOp op) {
   Location l = op.getLoc();
-  const FragmentStorage &src = fragments.lookup(op.getSource());
-  const FragmentStorage &dst = fragments.lookup(op.getDest());
+  Fragment src = fragment(op.getSource());
+  Fragment dst = fragment(op.getDest());
   // planReduces checked the layouts and the float element type.
   unsigned dim = op.getDim();
   Type t = op.getDest().getType().getElementType();
@@ -80,7 +80,7 @@ LogicalResult KernelLowering::lowerReduce(ReduceOp op) {
   if (!warpBits.empty()) {
     int64_t positions = 1 << warpBits.size();
     int64_t elements = op.getDest().getType().getNumElements();
-    Value scratchOffset = index(reduceScratch.lookup(op));
+    Value scratchOffset = index(plan.reduceScratch.lookup(op));
     auto scratchType =
         MemRefType::get({positions, elements}, t, MemRefLayoutAttrInterface(),
                         gpu::AddressSpaceAttr::get(
@@ -145,7 +145,7 @@ LogicalResult KernelLowering::lowerReduce(ReduceOp op) {
 
 LogicalResult KernelLowering::lowerReduction(ReductionOp op) {
   Location l = op.getLoc();
-  const FragmentStorage &src = fragments.lookup(op.getSource());
+  Fragment src = fragment(op.getSource());
   const RegisterLayout &layout = src.layout;
   Type t = op.getType();
   ReduceKind kind = op.getKind();
@@ -177,9 +177,9 @@ LogicalResult KernelLowering::lowerReduction(ReductionOp op) {
         MemRefType::get({warps}, t, MemRefLayoutAttrInterface(),
                         gpu::AddressSpaceAttr::get(
                             b.getContext(), gpu::AddressSpace::Workgroup));
-    Value scratch =
-        memref::ViewOp::create(b, l, scratchType, sharedBase,
-                               index(reduceScratch.lookup(op)), ValueRange{});
+    Value scratch = memref::ViewOp::create(b, l, scratchType, sharedBase,
+                                           index(plan.reduceScratch.lookup(op)),
+                                           ValueRange{});
     Value lane = arith::RemUIOp::create(b, l, threadId, index(sm90::kWarpSize));
     Value warp = arith::DivUIOp::create(b, l, threadId, index(sm90::kWarpSize));
     Value first =

@@ -31,13 +31,6 @@ namespace mlir::tile {
 using namespace mlir;
 using namespace mlir::tile;
 
-std::string tile::abiTypeName(Type t) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  t.print(os);
-  return s;
-}
-
 Value KernelLowering::index(int64_t v) {
   return arith::ConstantIndexOp::create(b, loc(), v);
 }
@@ -68,7 +61,7 @@ void KernelLowering::emitFor(Value lb, Value ub,
 
 Value KernelLowering::sharedPanelView(Value tile, Value stage, int64_t panel,
                                       int64_t rank) {
-  const SharedTilePlan &p = sharedTiles.lookup(tile);
+  const SharedTilePlan &p = plan.sharedTiles.lookup(tile);
   Value offset = arith::AddIOp::create(
       b, loc(), arith::MulIOp::create(b, loc(), stage, index(p.stageBytes())),
       index(p.offset + panel * p.panelBytes()));
@@ -84,8 +77,9 @@ Value KernelLowering::sharedPanelView(Value tile, Value stage, int64_t panel,
 
 void KernelLowering::emitTmaCopy(CopyOp copy, Value bars, Value barIndex,
                                  Value stage, ArrayRef<Value> offsets) {
-  const SharedTilePlan &p = sharedTiles.lookup(copy.getDest());
-  const TensorMapPlan &t = tensorMaps[copyTensorMap.lookup(copy)];
+  const SharedTilePlan &p = plan.sharedTiles.lookup(copy.getDest());
+  unsigned tma = plan.copyTensorMap.lookup(copy);
+  const TensorMapPlan &t = plan.tensorMaps[tma];
   for (int64_t panel = 0; panel < p.cols / p.panelCols(); ++panel) {
     Value view = sharedPanelView(copy.getDest(), stage, panel, t.rank);
     // TMA coordinates are innermost first.
@@ -93,13 +87,13 @@ void KernelLowering::emitTmaCopy(CopyOp copy, Value bars, Value barIndex,
         b, loc(), offsets.back(), index(panel * p.panelCols()))};
     for (int64_t d = t.rank - 2; d >= 0; --d)
       coords.push_back(offsets[d]);
-    nvgpu::TmaAsyncLoadOp::create(b, loc(), view, bars, t.descriptor, coords,
-                                  barIndex, Value(), Value());
+    nvgpu::TmaAsyncLoadOp::create(b, loc(), view, bars, tensorMapArgs[tma],
+                                  coords, barIndex, Value(), Value());
   }
 }
 
 Value KernelLowering::sharedTileAddress(Value tile) {
-  const SharedTilePlan &p = sharedTiles.lookup(tile);
+  const SharedTilePlan &p = plan.sharedTiles.lookup(tile);
   // Only tiles filled by the enclosing pipelined loop rotate through stages.
   Value stage = currentStage && p.stages > 1 ? currentStage : index(0);
   Value off = arith::MulIOp::create(b, loc(), stage, index(p.stageBytes()));
@@ -203,7 +197,7 @@ LogicalResult KernelLowering::emit() {
     params.append(2 * m.getRank(), b.getI64Type());
   }
   SmallVector<int64_t> tensorMapParams;
-  for (size_t i = 0; i < tensorMaps.size(); ++i) {
+  for (size_t i = 0; i < plan.tensorMaps.size(); ++i) {
     tensorMapParams.push_back(params.size());
     params.push_back(LLVM::LLVMPointerType::get(ctx));
   }
@@ -213,13 +207,13 @@ LogicalResult KernelLowering::emit() {
                                 b.getFunctionType(params, {}));
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
   func.setKnownBlockSizeAttr(
-      b.getDenseI32ArrayAttr({(int32_t)blockThreads(), 1, 1}));
+      b.getDenseI32ArrayAttr({(int32_t)plan.blockThreads(), 1, 1}));
   if (!tensorMapParams.empty())
     func->setAttr(kTensorMapArgsAttr, b.getDenseI64ArrayAttr(tensorMapParams));
   // setmaxnreg needs ptxas to know the registers at entry, which a
   // minimum of blocks per SM gives.
   std::optional<int64_t> blocks = kernel.getMinBlocks();
-  if (!blocks && warpSpecialization.consumerRegisters)
+  if (!blocks && plan.warpSpecialization.consumerRegisters)
     blocks = 1;
   if (blocks)
     func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
@@ -261,11 +255,11 @@ LogicalResult KernelLowering::emit() {
         b, loc(), viewType, first, b.getIndexAttr(0), sizes, strides);
     map.map(kernelArg, view);
   }
-  for (auto [t, p] : llvm::zip(tensorMaps, tensorMapParams))
-    t.descriptor =
+  for (auto [t, p] : llvm::zip(plan.tensorMaps, tensorMapParams))
+    tensorMapArgs.push_back(
         UnrealizedConversionCastOp::create(b, loc(), TypeRange{t.type},
                                            ValueRange{entry.getArgument(p)})
-            .getResult(0);
+            .getResult(0));
 
   threadId = gpu::ThreadIdOp::create(b, loc(), gpu::Dimension::x);
   auto workgroup =
@@ -282,10 +276,10 @@ LogicalResult KernelLowering::emit() {
   Value addr =
       memref::ExtractAlignedPointerAsIndexOp::create(b, loc(), sharedBase);
   sharedAddr = arith::IndexCastOp::create(b, loc(), b.getI64Type(), addr);
-  for (auto &[value, storage] : fragments) {
+  for (const auto &[value, layout] : plan.fragments) {
     Type elt = cast<FragmentType>(value.getType()).getElementType();
-    storage.regs = memref::AllocaOp::create(
-        b, loc(), MemRefType::get({storage.layout.numRegs()}, elt));
+    fragmentRegs[value] = memref::AllocaOp::create(
+        b, loc(), MemRefType::get({layout.numRegs()}, elt));
   }
 
   auto body = [&]() -> LogicalResult {
@@ -294,98 +288,17 @@ LogicalResult KernelLowering::emit() {
     // Shared memory must outlive the TMA stores that read it, and the row
     // copies that write it (a copy nothing read yet would otherwise land in
     // the shared memory of the block that runs next).
-    if (!tmaStoreSources.empty())
+    if (!plan.tmaStoreSources.empty())
       emitTmaStoreReadWait(/*sync=*/false);
     if (!asyncFilledTiles.empty())
       emitAsyncCopyWait();
     return success();
   };
-  if (failed(warpSpecialization.enabled() ? emitWarpSpecialized(body) : body()))
+  if (failed(plan.warpSpecialization.enabled() ? emitWarpSpecialized(body)
+                                               : body()))
     return failure();
   gpu::ReturnOp::create(b, loc());
   return success();
-}
-
-/// `require <relation> <lhs> <rhs>` (KernelABI.md): each side in postfix,
-/// items joined by commas: `1:0:B` (dimension 0 of argument 1, named B),
-/// integers, `+ - * mod floordiv ceildiv`.
-static void writeRequireLine(raw_ostream &os, ContractAttr c,
-                             function_ref<StringRef(int64_t)> nameOf) {
-  std::function<void(AffineExpr)> postfix = [&](AffineExpr e) {
-    if (auto k = dyn_cast<AffineConstantExpr>(e)) {
-      os << k.getValue();
-      return;
-    }
-    if (auto sym = dyn_cast<AffineSymbolExpr>(e)) {
-      unsigned i = sym.getPosition();
-      if (std::optional<std::pair<int64_t, int64_t>> dim = c.getArgDim(i))
-        os << dim->first << ':' << dim->second << ':' << nameOf(dim->first);
-      else
-        os << cast<IntegerAttr>(c.getOperands()[i]).getInt();
-      return;
-    }
-    auto bin = cast<AffineBinaryOpExpr>(e);
-    postfix(bin.getLHS());
-    os << ',';
-    if (bin.getKind() == AffineExprKind::Add) {
-      if (AffineExpr negated = getNegatedTerm(bin.getRHS())) {
-        postfix(negated);
-        os << ",-";
-        return;
-      }
-    }
-    postfix(bin.getRHS());
-    os << ',' << getIntExprOperator(bin.getKind());
-  };
-  os << "require " << c.getRelation() << ' ';
-  postfix(c.getSides().getResult(0));
-  os << ' ';
-  postfix(c.getSides().getResult(1));
-  os << '\n';
-}
-
-std::string KernelLowering::kernelInfo() {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  os << "kernel " << kernel.getSymName() << "\n";
-  os << "block " << blockThreads() << " 1 1\n";
-  os << "smem " << sharedBytes << "\n";
-  for (unsigned i = 0, e = kernel.getNumGridDims(); i < e; ++i)
-    os << "grid " << i << " " << kernel.getGridArgs()[i] << " "
-       << kernel.getGridDims()[i] << " " << kernel.getGridTile(i) << "\n";
-  for (auto [i, t] : llvm::enumerate(kernel.getFunctionType().getInputs())) {
-    if (auto m = dyn_cast<MemRefType>(t))
-      os << "param memref " << i << " " << abiTypeName(m.getElementType())
-         << " " << m.getRank() << "\n";
-    else
-      os << "param scalar " << i << " " << abiTypeName(t) << "\n";
-  }
-  for (const TensorMapPlan &t : tensorMaps) {
-    os << "param tensormap " << t.arg << " " << abiTypeName(t.elementType)
-       << " " << t.rank << " box " << t.boxCols << " " << t.boxRows;
-    for (int64_t d = 2; d < t.rank; ++d)
-      os << " 1";
-    os << " swizzle " << sm90::kSwizzleBytes << "\n";
-  }
-  // Which memref arguments are outputs: a caller allocates what is written
-  // and declares what is mutated.
-  assert(argumentAccess.size() == kernel.getFunctionType().getNumInputs() &&
-         "kernelInfo() after plan()");
-  for (auto [i, t] : llvm::enumerate(kernel.getFunctionType().getInputs()))
-    if (isa<MemRefType>(t))
-      os << "access " << i << " " << getAccessName(argumentAccess[i]) << "\n";
-  if (std::optional<ArrayAttr> contracts = kernel.getContracts()) {
-    auto nameOf = [&](int64_t arg) -> StringRef {
-      StringRef name = kernel.getArgName(arg);
-      // The runtime takes identifiers of at most 63 bytes (KernelABI.md).
-      return !isValidParamName(name) || name.size() > 63 ? StringRef("-")
-                                                         : name;
-    };
-    for (Attribute a : *contracts)
-      writeRequireLine(os, cast<ContractAttr>(a), nameOf);
-  }
-  os << "end\n";
-  return s;
 }
 
 /// Why PTX `features` cannot build sm_90a code, or nothing: a
@@ -464,11 +377,14 @@ struct ConvertTileToNVGPUPass
       // A rule of the target that a specialised kernel breaks (shared
       // memory, wgmma shapes) names the bindings that produced it.
       BindingsNote note(kernel);
-      KernelLowering lowering(kernel, gpuModule);
-      if (failed(lowering.plan()) || failed(lowering.emit()) ||
+      FailureOr<KernelPlan> plan = planKernel(kernel);
+      if (failed(plan))
+        return signalPassFailure();
+      KernelLowering lowering(kernel, *plan, gpuModule);
+      if (failed(lowering.emit()) ||
           failed(verifyLowered(kernel, lowering.func)))
         return signalPassFailure();
-      info += lowering.kernelInfo();
+      info += kernelInfo(kernel, *plan);
       kernel.erase();
     }
     module->setAttr(kKernelInfoAttr, b.getStringAttr(info));

@@ -30,6 +30,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelLowering.h"
+#include "KernelPlanner.h"
 #include "SM90.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -49,12 +50,12 @@ static constexpr int64_t kConsumerBarrier = 1;
 /// ThunderKittens use 40 as well).
 static constexpr int64_t kProducerRegisters = 40;
 
-int64_t KernelLowering::blockThreads() const {
+int64_t KernelPlan::blockThreads() const {
   return threads + (warpSpecialization.enabled() ? sm90::kWarpgroupSize : 0);
 }
 
 void KernelLowering::emitBarrier() {
-  if (!warpSpecialization.enabled()) {
+  if (!plan.warpSpecialization.enabled()) {
     gpu::BarrierOp::create(b, loc());
     return;
   }
@@ -80,7 +81,7 @@ static void forEachOutsideValue(Value v, Block &body,
     forEachOutsideValue(operand, body, use);
 }
 
-LogicalResult KernelLowering::planWarpSpecialization() {
+LogicalResult KernelPlanner::planWarpSpecialization() {
   WalkResult walk = kernel.walk([&](PipelinedOp loop) {
     if (!loop.isWarpSpecialized())
       return WalkResult::advance();
@@ -93,7 +94,7 @@ LogicalResult KernelLowering::planWarpSpecialization() {
                   "body: its producer runs apart from the consumers' "
                   "branches and loops");
     int64_t txBytes = 0;
-    SmallVector<CopyOp> loads = pipelinedLoads(loop, txBytes);
+    SmallVector<CopyOp> loads = plan.pipelinedLoads(loop, txBytes);
     if (loads.empty())
       return fail("warp_specialize needs a global-to-shared copy in the "
                   "loop: the producer warpgroup issues those only");
@@ -114,19 +115,19 @@ LogicalResult KernelLowering::planWarpSpecialization() {
             bad);
         return WalkResult::interrupt();
       }
-    warpSpecialization.loops.push_back(loop);
+    plan.warpSpecialization.loops.push_back(loop);
     return WalkResult::advance();
   });
   if (walk.wasInterrupted())
     return failure();
-  if (!warpSpecialization.enabled())
+  if (!plan.warpSpecialization.enabled())
     return success();
-  PipelinedOp first = warpSpecialization.loops.front();
+  PipelinedOp first = plan.warpSpecialization.loops.front();
   if (threads % sm90::kWarpgroupSize != 0)
     return first.emitOpError("warp specialisation adds a producer warpgroup "
                              "after whole consumer warpgroups: threads (")
            << threads << ") must be a multiple of " << sm90::kWarpgroupSize;
-  if (blockThreads() > kMaxBlockThreads)
+  if (plan.blockThreads() > kMaxBlockThreads)
     return first.emitOpError("warp specialisation adds a producer warpgroup: ")
            << threads << " + " << sm90::kWarpgroupSize
            << " threads exceed the block's " << kMaxBlockThreads;
@@ -135,16 +136,17 @@ LogicalResult KernelLowering::planWarpSpecialization() {
   // evenly at launch, and move from the producer to the consumers.
   int64_t consumers = threads / sm90::kWarpgroupSize;
   if (consumers >= 2) {
-    int64_t atEntry = llvm::alignDown(sm90::kRegistersPerSM / blockThreads(),
-                                      sm90::kRegisterAllocationUnit);
+    int64_t atEntry =
+        llvm::alignDown(sm90::kRegistersPerSM / plan.blockThreads(),
+                        sm90::kRegisterAllocationUnit);
     int64_t spare =
         sm90::kRegistersPerSM - kProducerRegisters * sm90::kWarpgroupSize;
     int64_t budget = std::min<int64_t>(
         llvm::alignDown(spare / threads, sm90::kRegisterAllocationUnit),
         sm90::kMaxSetmaxnregRegisters);
     if (budget > atEntry) {
-      warpSpecialization.producerRegisters = kProducerRegisters;
-      warpSpecialization.consumerRegisters = budget;
+      plan.warpSpecialization.producerRegisters = kProducerRegisters;
+      plan.warpSpecialization.consumerRegisters = budget;
     }
   }
   return success();
@@ -155,7 +157,7 @@ LogicalResult KernelLowering::emitWarpSpecialized(
   Location l = loc();
   MLIRContext *ctx = b.getContext();
   Value leader = isLeader();
-  for (PipelinedOp loop : warpSpecialization.loops) {
+  for (PipelinedOp loop : plan.warpSpecialization.loops) {
     auto barType = nvgpu::MBarrierGroupType::get(
         ctx, gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup),
         loop.getStageCount());
@@ -180,7 +182,7 @@ LogicalResult KernelLowering::emitWarpSpecialized(
 
   // The producer: registers to the consumers, then one thread issues.
   b.setInsertionPoint(roles.thenBlock()->getTerminator());
-  if (int64_t regs = warpSpecialization.producerRegisters)
+  if (int64_t regs = plan.warpSpecialization.producerRegisters)
     NVVM::SetMaxRegisterOp::create(b, l, regs,
                                    NVVM::SetMaxRegisterAction::decrease);
   Value issuer = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, threadId,
@@ -203,12 +205,12 @@ LogicalResult KernelLowering::emitWarpSpecialized(
     return producerMap.lookup(v);
   };
   emitIf(issuer, [&] {
-    for (const TensorMapPlan &t : tensorMaps)
-      nvgpu::TmaPrefetchOp::create(b, l, t.descriptor, Value());
-    for (PipelinedOp loop : warpSpecialization.loops) {
+    for (Value descriptor : tensorMapArgs)
+      nvgpu::TmaPrefetchOp::create(b, l, descriptor, Value());
+    for (PipelinedOp loop : plan.warpSpecialization.loops) {
       const StageRing &ring = rings.lookup(loop);
       int64_t txBytes = 0;
-      SmallVector<CopyOp> loads = pipelinedLoads(loop, txBytes);
+      SmallVector<CopyOp> loads = plan.pipelinedLoads(loop, txBytes);
       // Computed once, before the loop: a value used in its body only would
       // not dominate the next loop's uses.
       for (CopyOp copy : loads)
@@ -237,7 +239,7 @@ LogicalResult KernelLowering::emitWarpSpecialized(
 
   // The consumers: the kernel body.
   b.setInsertionPoint(roles.elseBlock()->getTerminator());
-  if (int64_t regs = warpSpecialization.consumerRegisters)
+  if (int64_t regs = plan.warpSpecialization.consumerRegisters)
     NVVM::SetMaxRegisterOp::create(b, l, regs,
                                    NVVM::SetMaxRegisterAction::increase);
   return consumerBody();

@@ -1,0 +1,61 @@
+//===- KernelPlanner.h - Builds the KernelPlan of a kernel ------*- C++ -*-===//
+//
+// planKernel's steps, one member each (Planning.cpp, PlanRegions.cpp,
+// WarpSpecialize.cpp): each checks what its part of the lowering needs,
+// with a diagnostic at the op it refuses, and records its decisions in the
+// plan under construction.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_LIB_CONVERSION_TILETONVGPU_KERNELPLANNER_H
+#define TILE_LIB_CONVERSION_TILETONVGPU_KERNELPLANNER_H
+
+#include "KernelPlan.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+namespace mlir::tile {
+
+class KernelPlanner {
+public:
+  KernelPlanner(KernelOp kernel, int64_t sharedLimit)
+      : kernel(kernel), sharedLimit(sharedLimit),
+        threads(kernel.getThreadCount()) {
+    plan.threads = threads;
+  }
+
+  /// Runs every step; the plan is complete when this succeeds.
+  LogicalResult run();
+  KernelPlan plan;
+
+private:
+  /// Checks where tile operations sit: the kernel body, tile.pipelined
+  /// bodies and the branches of an scf.if (without results, TMA loads or
+  /// pipelined loops inside).
+  LogicalResult planRegions();
+  /// Checks an scf.for that holds tile operations (planRegions).
+  bool planSerialLoop(scf::ForOp loop);
+  bool planAtomic(AtomicOp atomic);
+  LogicalResult collectBulkCopies(SmallVectorImpl<CopyOp> &tmaCopies,
+                                  DenseMap<Value, int64_t> &stagesOf);
+  void planTensorMaps(ArrayRef<CopyOp> tmaCopies);
+  LogicalResult planSharedTiles();
+  LogicalResult planFragments();
+  LogicalResult planGemms();
+  LogicalResult planParallels();
+  LogicalResult planCopies();
+  LogicalResult planPipelined();
+  LogicalResult planReduces();
+  /// Checks the warp-specialised loops and chooses the register budgets.
+  LogicalResult planWarpSpecialization();
+  /// Reserves `bytes` of shared memory, 16-byte aligned; returns the offset.
+  int64_t reserveShared(int64_t bytes);
+
+  KernelOp kernel;
+  int64_t sharedLimit;
+  int64_t threads;
+};
+
+} // namespace mlir::tile
+
+#endif // TILE_LIB_CONVERSION_TILETONVGPU_KERNELPLANNER_H
