@@ -20,7 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "IndexArith.h"
-#include "KernelLowering.h"
+#include "KernelEmitter.h"
 #include "PredicatedAccess.h"
 #include "SM90.h"
 
@@ -40,7 +40,7 @@ bool tile::isAsyncRowCopy(CopyOp copy) {
          !copy.getDestOffsets().empty();
 }
 
-LogicalResult KernelLowering::lowerAsyncRowCopy(CopyOp op) {
+LogicalResult KernelEmitter::lowerAsyncRowCopy(CopyOp op) {
   Location l = op.getLoc();
   const SharedTilePlan &p = plan.sharedTiles.lookup(op.getDest());
   Value src = map.lookup(op.getSource());
@@ -174,7 +174,7 @@ LogicalResult KernelLowering::lowerAsyncRowCopy(CopyOp op) {
 
 /// Whether `tile` has a reader that runs before `write`: one lowered
 /// already, or one in a loop around `write`.
-bool KernelLowering::sharedTileMayBeRead(Value tile, Operation *write) {
+bool KernelEmitter::sharedTileMayBeRead(Value tile, Operation *write) {
   return readTiles.contains(tile) ||
          usedInLoopAround(tile, write, [&](Operation *user) {
            auto copy = dyn_cast<CopyOp>(user);
@@ -188,13 +188,13 @@ static bool rowCopiesInto(Operation *user, Value tile) {
   return copy && isAsyncRowCopy(copy) && copy.getDest() == tile;
 }
 
-bool KernelLowering::sharedTileRowCopiedWithin(Value tile, Operation *scope) {
+bool KernelEmitter::sharedTileRowCopiedWithin(Value tile, Operation *scope) {
   return llvm::any_of(tile.getUsers(), [&](Operation *user) {
     return rowCopiesInto(user, tile) && scope->isAncestor(user);
   });
 }
 
-void KernelLowering::waitAsyncCopies(Value tile, Operation *reader) {
+void KernelEmitter::waitAsyncCopies(Value tile, Operation *reader) {
   readTiles.insert(tile);
   bool pending = asyncFilledTiles.contains(tile) ||
                  usedInLoopAround(tile, reader, [&](Operation *user) {
@@ -206,7 +206,7 @@ void KernelLowering::waitAsyncCopies(Value tile, Operation *reader) {
   emitBarrier();
 }
 
-void KernelLowering::emitAsyncCopyWait() {
+void KernelEmitter::emitAsyncCopyWait() {
   inlinePtx(b, loc(), Type(), ValueRange{}, "cp.async.wait_group 0;", "");
   asyncFilledTiles.clear(); // every group is complete
 }

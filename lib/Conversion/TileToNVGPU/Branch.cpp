@@ -14,12 +14,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelLowering.h"
+#include "KernelEmitter.h"
 
 using namespace mlir;
 using namespace mlir::tile;
 
-LogicalResult KernelLowering::lowerIf(scf::IfOp op) {
+LogicalResult KernelEmitter::lowerIf(scf::IfOp op) {
   bool withElse = !op.getElseRegion().empty();
   auto lowered = scf::IfOp::create(b, op.getLoc(),
                                    map.lookup(op.getCondition()), withElse);

@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "IndexArith.h"
-#include "KernelLowering.h"
+#include "KernelEmitter.h"
 #include "PredicatedAccess.h"
 #include "SM90.h"
 
@@ -27,7 +27,7 @@ using namespace mlir::tile;
 /// Bytes of the widest global access (ld/st.global.v4.b32).
 static constexpr int64_t kMaxAccessBytes = 16;
 
-LogicalResult KernelLowering::lowerFill(FillOp op) {
+LogicalResult KernelEmitter::lowerFill(FillOp op) {
   Fragment f = fragment(op.getDest()); // a fragment (planCopies)
   Type elt = cast<ShapedType>(op.getDest().getType()).getElementType();
   Value value = op.getValue()
@@ -81,9 +81,9 @@ static int64_t vectorWidth(const RegisterLayout &layout, int64_t eltBytes) {
 }
 
 LogicalResult
-KernelLowering::lowerGlobalAccess(Location l, Value frag, Value memref,
-                                  ValueRange offsets, bool load,
-                                  std::optional<AtomicKind> atomic) {
+KernelEmitter::lowerGlobalAccess(Location l, Value frag, Value memref,
+                                 ValueRange offsets, bool load,
+                                 std::optional<AtomicKind> atomic) {
   Fragment f = fragment(frag);
   const RegisterLayout &layout = f.layout;
   auto memType = cast<MemRefType>(memref.getType());
@@ -379,7 +379,7 @@ KernelLowering::lowerGlobalAccess(Location l, Value frag, Value memref,
 
 /// A fragment is combined element by element as it would be stored; a
 /// scalar once, by one thread of the block.
-LogicalResult KernelLowering::lowerAtomic(AtomicOp op) {
+LogicalResult KernelEmitter::lowerAtomic(AtomicOp op) {
   if (plan.fragments.count(op.getValue()))
     return lowerGlobalAccess(op.getLoc(), op.getValue(), op.getDest(),
                              op.getOffsets(), /*load=*/false, op.getKind());
@@ -402,33 +402,29 @@ LogicalResult KernelLowering::lowerAtomic(AtomicOp op) {
   return success();
 }
 
-/// A TMA copy outside any pipelined loop: its own barrier, issued by one
-/// thread, waited for by all.
-static void emitOneShotTmaCopy(KernelLowering &k, CopyOp op) {
-  OpBuilder &b = k.b;
+void KernelEmitter::emitOneShotTmaCopy(CopyOp op) {
   Location l = op.getLoc();
   MLIRContext *ctx = b.getContext();
   auto barType = nvgpu::MBarrierGroupType::get(
       ctx, gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup), 1);
   Value bars = nvgpu::MBarrierCreateOp::create(b, l, barType);
-  Value leader = k.isLeader();
-  k.emitIf(leader, [&] {
-    nvgpu::MBarrierInitOp::create(b, l, bars, k.index(1), k.index(0), Value());
+  Value leader = isLeader();
+  emitIf(leader, [&] {
+    nvgpu::MBarrierInitOp::create(b, l, bars, index(1), index(0), Value());
   });
-  k.emitBarrier();
+  emitBarrier();
   SmallVector<Value> offsets;
   for (Value v : op.getSourceOffsets())
-    offsets.push_back(k.map.lookup(v));
-  k.emitIf(leader, [&] {
+    offsets.push_back(map.lookup(v));
+  emitIf(leader, [&] {
     nvgpu::MBarrierArriveExpectTxOp::create(
-        b, l, bars,
-        k.index(k.plan.sharedTiles.lookup(op.getDest()).stageBytes()),
-        k.index(0), Value());
-    k.emitTmaCopy(op, bars, k.index(0), k.index(0), offsets);
+        b, l, bars, index(plan.sharedTiles.lookup(op.getDest()).stageBytes()),
+        index(0), Value());
+    emitTmaCopy(op, bars, index(0), index(0), offsets);
   });
   Value phase = arith::ConstantIntOp::create(b, l, 0, 1);
-  nvgpu::MBarrierTryWaitParityOp::create(
-      b, l, bars, phase, k.index(sm90::kMbarrierTicks), k.index(0));
+  nvgpu::MBarrierTryWaitParityOp::create(b, l, bars, phase,
+                                         index(sm90::kMbarrierTicks), index(0));
 }
 
 /// fragment <-> shared: each thread stores (or loads) its elements at their
@@ -438,23 +434,21 @@ static void emitOneShotTmaCopy(KernelLowering &k, CopyOp op) {
 /// of the shared tile at them. After a store the writes are made visible to
 /// the async proxy (wgmma, TMA) and the block synchronises, so any thread
 /// may read them next.
-static LogicalResult copySharedFragment(KernelLowering &k, CopyOp op,
-                                        bool store) {
-  OpBuilder &b = k.b;
+LogicalResult KernelEmitter::copySharedFragment(CopyOp op, bool store) {
   Location l = op.getLoc();
-  Value fragment = store ? op.getSource() : op.getDest();
+  Value frag = store ? op.getSource() : op.getDest();
   Value tile = store ? op.getDest() : op.getSource();
   ValueRange offsets = store ? op.getDestOffsets() : op.getSourceOffsets();
-  Fragment f = k.fragment(fragment);
-  const SharedTilePlan &p = k.plan.sharedTiles.lookup(tile);
+  Fragment f = fragment(frag);
+  const SharedTilePlan &p = plan.sharedTiles.lookup(tile);
   const RegisterLayout &layout = f.layout; // 2-d, p single-stage (planCopies)
   // A TMA store issued before may still be reading the tile; row copies
   // may still be writing it.
-  if (store && k.tmaStoreMayRead(tile, op))
-    k.emitTmaStoreReadWait(/*sync=*/true);
-  k.waitAsyncCopies(tile, op);
+  if (store && tmaStoreMayRead(tile, op))
+    emitTmaStoreReadWait(/*sync=*/true);
+  waitAsyncCopies(tile, op);
   Type t = cast<SharedType>(tile.getType()).getElementType();
-  Type fragT = cast<FragmentType>(fragment.getType()).getElementType();
+  Type fragT = cast<FragmentType>(frag.getType()).getElementType();
   int64_t eltBytes = p.eltBytes;
   auto space =
       gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
@@ -462,7 +456,7 @@ static LogicalResult copySharedFragment(KernelLowering &k, CopyOp op,
       b, l,
       MemRefType::get({p.stageBytes() / eltBytes}, t,
                       MemRefLayoutAttrInterface(), space),
-      k.sharedBase, k.index(p.offset), ValueRange{});
+      sharedBase, index(p.offset), ValueRange{});
   // A vector stays inside one 16-byte chunk (the unit the swizzle moves)
   // only if the window starts on a multiple of its width.
   int64_t v = vectorWidth(layout, eltBytes);
@@ -472,13 +466,13 @@ static LogicalResult copySharedFragment(KernelLowering &k, CopyOp op,
         col.getSExtValue() % v != 0)
       v = 1;
   }
-  Value rowT = layout.threadCoord(b, l, k.threadId, 0);
-  Value colT = layout.threadCoord(b, l, k.threadId, 1);
+  Value rowT = layout.threadCoord(b, l, threadId, 0);
+  Value colT = layout.threadCoord(b, l, threadId, 1);
   if (!offsets.empty()) {
-    rowT = arith::AddIOp::create(b, l, rowT, k.map.lookup(offsets[0]));
-    colT = arith::AddIOp::create(b, l, colT, k.map.lookup(offsets[1]));
+    rowT = arith::AddIOp::create(b, l, rowT, map.lookup(offsets[0]));
+    colT = arith::AddIOp::create(b, l, colT, map.lookup(offsets[1]));
   }
-  auto c = [&](int64_t x) { return k.index(x); };
+  auto c = [&](int64_t x) { return index(x); };
   IndexArith arith{b, l, c};
   for (int64_t r = 0; r < layout.numRegs(); r += v) {
     Value row = arith::AddIOp::create(b, l, rowT, c(layout.regOffset(r)[0]));
@@ -521,7 +515,7 @@ static LogicalResult copySharedFragment(KernelLowering &k, CopyOp op,
       NVVM::ProxyKindAttr::get(b.getContext(), NVVM::ProxyKind::async_shared),
       NVVM::SharedSpaceAttr::get(b.getContext(),
                                  NVVM::SharedSpace::shared_cta));
-  k.emitBarrier();
+  emitBarrier();
   return success();
 }
 
@@ -530,7 +524,7 @@ static LogicalResult copySharedFragment(KernelLowering &k, CopyOp op,
 /// contents were made visible to the async proxy by whoever wrote them
 /// (copySharedFragment fences and synchronises; TMA loads are async-proxy
 /// writes already).
-void KernelLowering::emitTmaStore(CopyOp op) {
+void KernelEmitter::emitTmaStore(CopyOp op) {
   const SharedTilePlan &p = plan.sharedTiles.lookup(op.getSource());
   unsigned tma = plan.copyTensorMap.lookup(op);
   const TensorMapPlan &t = plan.tensorMaps[tma];
@@ -554,7 +548,7 @@ void KernelLowering::emitTmaStore(CopyOp op) {
   storedTiles.insert(op.getSource());
 }
 
-bool KernelLowering::tmaStoreMayRead(Value tile, Operation *write) {
+bool KernelEmitter::tmaStoreMayRead(Value tile, Operation *write) {
   if (!plan.tmaStoreSources.contains(tile))
     return false;
   if (storedTiles.contains(tile))
@@ -567,7 +561,7 @@ bool KernelLowering::tmaStoreMayRead(Value tile, Operation *write) {
   });
 }
 
-void KernelLowering::emitTmaStoreReadWait(bool sync) {
+void KernelEmitter::emitTmaStoreReadWait(bool sync) {
   emitIf(isLeader(), [&] {
     NVVM::CpAsyncBulkWaitGroupOp::create(b, loc(), b.getI32IntegerAttr(0),
                                          b.getUnitAttr());
@@ -576,7 +570,7 @@ void KernelLowering::emitTmaStoreReadWait(bool sync) {
     emitBarrier();
 }
 
-LogicalResult KernelLowering::lowerCopy(CopyOp op) {
+LogicalResult KernelEmitter::lowerCopy(CopyOp op) {
   switch (plan.copyPaths.lookup(op)) {
   case CopyPath::AsyncRows:
     return lowerAsyncRowCopy(op);
@@ -585,12 +579,12 @@ LogicalResult KernelLowering::lowerCopy(CopyOp op) {
     return success();
   case CopyPath::TmaLoad:
     if (!isa<PipelinedOp>(op->getParentOp()))
-      emitOneShotTmaCopy(*this, op);
+      emitOneShotTmaCopy(op);
     return success(); // else issued by the enclosing pipelined loop
   case CopyPath::FragmentToShared:
-    return copySharedFragment(*this, op, /*store=*/true);
+    return copySharedFragment(op, /*store=*/true);
   case CopyPath::SharedToFragment:
-    return copySharedFragment(*this, op, /*store=*/false);
+    return copySharedFragment(op, /*store=*/false);
   case CopyPath::GlobalToFragment:
     return lowerGlobalAccess(op.getLoc(), op.getDest(), op.getSource(),
                              op.getSourceOffsets(), /*load=*/true);

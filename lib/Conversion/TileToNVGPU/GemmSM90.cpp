@@ -19,7 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelLowering.h"
+#include "KernelEmitter.h"
 #include "SM90.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -33,13 +33,20 @@ using namespace mlir::tile;
 
 /// The 64-bit wgmma matrix descriptor of the operand at shared address
 /// `addr` (i64) with the given leading and stride byte offsets.
-static Value makeDescriptor(KernelLowering &k, Value addr, int64_t leadingBytes,
-                            int64_t strideBytes) {
-  OpBuilder &b = k.b;
-  Location l = k.loc();
+static Value index(OpBuilder &b, Location l, int64_t v) {
+  return arith::ConstantIndexOp::create(b, l, v);
+}
+
+static Value i64(OpBuilder &b, Location l, int64_t v) {
+  return arith::ConstantIntOp::create(b, l, v, 64);
+}
+
+static Value makeDescriptor(OpBuilder &b, Location l, Value addr,
+                            int64_t leadingBytes, int64_t strideBytes) {
   Value start = arith::AndIOp::create(
-      b, l, arith::ShRUIOp::create(b, l, addr, k.i64(sm90::kDescAddressShift)),
-      k.i64(sm90::kDescFieldMask));
+      b, l,
+      arith::ShRUIOp::create(b, l, addr, i64(b, l, sm90::kDescAddressShift)),
+      i64(b, l, sm90::kDescFieldMask));
   uint64_t fields = (((uint64_t)leadingBytes >> sm90::kDescAddressShift) &
                      sm90::kDescFieldMask)
                         << sm90::kDescLeadingOffsetBit |
@@ -47,7 +54,7 @@ static Value makeDescriptor(KernelLowering &k, Value addr, int64_t leadingBytes,
                      sm90::kDescFieldMask)
                         << sm90::kDescStrideOffsetBit |
                     sm90::kDescSwizzle128B;
-  return arith::OrIOp::create(b, l, start, k.i64((int64_t)fields));
+  return arith::OrIOp::create(b, l, start, i64(b, l, (int64_t)fields));
 }
 
 static LLVM::LLVMStructType accumulatorStruct(MLIRContext *ctx, int64_t n) {
@@ -56,25 +63,22 @@ static LLVM::LLVMStructType accumulatorStruct(MLIRContext *ctx, int64_t n) {
 }
 
 /// Packs registers [first, first+n) of `regs` into a struct.
-static Value loadStruct(KernelLowering &k, Value regs, int64_t first,
+static Value loadStruct(OpBuilder &b, Location l, Value regs, int64_t first,
                         int64_t n) {
-  OpBuilder &b = k.b;
-  Location l = k.loc();
   Value s = LLVM::UndefOp::create(b, l, accumulatorStruct(b.getContext(), n));
   for (int64_t i = 0; i < n; ++i) {
     Value v =
-        memref::LoadOp::create(b, l, regs, ValueRange{k.index(first + i)});
+        memref::LoadOp::create(b, l, regs, ValueRange{index(b, l, first + i)});
     s = LLVM::InsertValueOp::create(b, l, s, v, i);
   }
   return s;
 }
 
-static void storeStruct(KernelLowering &k, Value s, Value regs, int64_t first,
-                        int64_t n) {
+static void storeStruct(OpBuilder &b, Location l, Value s, Value regs,
+                        int64_t first, int64_t n) {
   for (int64_t i = 0; i < n; ++i) {
-    Value v = LLVM::ExtractValueOp::create(k.b, k.loc(), s, i);
-    memref::StoreOp::create(k.b, k.loc(), v, regs,
-                            ValueRange{k.index(first + i)});
+    Value v = LLVM::ExtractValueOp::create(b, l, s, i);
+    memref::StoreOp::create(b, l, v, regs, ValueRange{index(b, l, first + i)});
   }
 }
 
@@ -86,16 +90,14 @@ static void storeStruct(KernelLowering &k, Value s, Value regs, int64_t first,
 
 /// One m64nNk16 wgmma with A from registers. The NVVM op takes only a
 /// descriptor for A, so this is inline PTX; the accumulator is tied through.
-static SmallVector<Value> packRegisterA(KernelLowering &k, Value aRegs,
+static SmallVector<Value> packRegisterA(OpBuilder &b, Location l, Value aRegs,
                                         int64_t first, Type elt) {
-  OpBuilder &b = k.b;
-  Location l = k.loc();
   SmallVector<Value> packed;
   for (int64_t r = 0; r < 4; ++r) {
-    Value lo =
-        memref::LoadOp::create(b, l, aRegs, ValueRange{k.index(first + 2 * r)});
-    Value hi = memref::LoadOp::create(b, l, aRegs,
-                                      ValueRange{k.index(first + 2 * r + 1)});
+    Value lo = memref::LoadOp::create(b, l, aRegs,
+                                      ValueRange{index(b, l, first + 2 * r)});
+    Value hi = memref::LoadOp::create(
+        b, l, aRegs, ValueRange{index(b, l, first + 2 * r + 1)});
     Value pair = vector::FromElementsOp::create(b, l, VectorType::get({2}, elt),
                                                 ValueRange{lo, hi});
     packed.push_back(
@@ -104,11 +106,9 @@ static SmallVector<Value> packRegisterA(KernelLowering &k, Value aRegs,
   return packed;
 }
 
-static Value emitRegisterWgmma(KernelLowering &k, Value acc,
+static Value emitRegisterWgmma(OpBuilder &b, Location l, Value acc,
                                ArrayRef<Value> aPacked, Value bDesc, int64_t n,
                                Type elt, bool scaleD, bool transposeB) {
-  OpBuilder &b = k.b;
-  Location l = k.loc();
   int64_t count = n / 2;
   SmallVector<Value> operands;
   for (int64_t i = 0; i < count; ++i)
@@ -142,8 +142,8 @@ static Value emitRegisterWgmma(KernelLowering &k, Value acc,
   return asmOp.getRes();
 }
 
-void KernelLowering::emitWgmmaWait(int64_t pending,
-                                   ArrayRef<Value> accumulators) {
+void KernelEmitter::emitWgmmaWait(int64_t pending,
+                                  ArrayRef<Value> accumulators) {
   SmallVector<Value> values;
   SmallVector<std::pair<Value, int64_t>> slots;
   for (Value acc : accumulators) {
@@ -178,7 +178,7 @@ void KernelLowering::emitWgmmaWait(int64_t pending,
   }
 }
 
-LogicalResult KernelLowering::lowerGemm(GemmOp op) {
+LogicalResult KernelEmitter::lowerGemm(GemmOp op) {
   MLIRContext *ctx = b.getContext();
   Fragment acc = fragment(op.getC());
   auto cType = cast<FragmentType>(op.getC().getType());
@@ -223,7 +223,7 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
         zeroed ? LLVM::UndefOp::create(
                      b, loc(), accumulatorStruct(b.getContext(), regsPerTile))
                      .getResult()
-               : loadStruct(*this, acc.regs, mt * regsPerTile, regsPerTile));
+               : loadStruct(b, loc(), acc.regs, mt * regsPerTile, regsPerTile));
 
   SmallVector<SmallVector<Value>> aPacked;
   if (aInRegisters) {
@@ -231,7 +231,7 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
     for (int64_t kk = 0; kk < kSteps; ++kk)
       for (int64_t mt = 0; mt < mTiles; ++mt)
         aPacked.push_back(packRegisterA(
-            *this, fa.regs, mt * (aType.getShape()[1] / 2) + 8 * kk, elt));
+            b, loc(), fa.regs, mt * (aType.getShape()[1] / 2) + 8 * kk, elt));
   }
   NVVM::WgmmaFenceAlignedOp::create(b, loc());
   auto shape = NVVM::MMAShapeAttr::get(ctx, sm90::kWgmmaM, n,
@@ -247,25 +247,26 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
       Value addr = arith::AddIOp::create(
           b, loc(), bBase,
           i64(bLayout.unswizzledOffset(0, kByte / bt.eltBytes)));
-      bDesc = makeDescriptor(*this, addr, 16, bLayout.atomBytes());
+      bDesc = makeDescriptor(b, loc(), addr, 16, bLayout.atomBytes());
     } else {
       Value addr = arith::AddIOp::create(
           b, loc(), bBase,
           i64(bLayout.unswizzledOffset(kByte / bt.eltBytes, 0)));
-      bDesc = makeDescriptor(*this, addr, bLayout.panelBytes(),
+      bDesc = makeDescriptor(b, loc(), addr, bLayout.panelBytes(),
                              bLayout.atomBytes());
     }
     for (int64_t mt = 0; mt < mTiles; ++mt) {
       bool scaleD = !(zeroed && kk == 0);
       if (aInRegisters) {
-        accs[mt] = emitRegisterWgmma(*this, accs[mt], aPacked[kk * mTiles + mt],
-                                     bDesc, n, elt, scaleD, !kMajorB);
+        accs[mt] =
+            emitRegisterWgmma(b, loc(), accs[mt], aPacked[kk * mTiles + mt],
+                              bDesc, n, elt, scaleD, !kMajorB);
         continue;
       }
       int64_t aOff =
           aLayout.unswizzledOffset(mt * sm90::kWgmmaM, kByte / a.eltBytes);
       Value aDesc = makeDescriptor(
-          *this, arith::AddIOp::create(b, loc(), aBase, i64(aOff)), 16,
+          b, loc(), arith::AddIOp::create(b, loc(), aBase, i64(aOff)), 16,
           aLayout.atomBytes());
       accs[mt] = NVVM::WgmmaMmaAsyncOp::create(
           b, loc(), accs[mt].getType(), accs[mt], aDesc, bDesc, shape, inType,
@@ -278,7 +279,7 @@ LogicalResult KernelLowering::lowerGemm(GemmOp op) {
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc());
   for (int64_t mt = 0; mt < mTiles; ++mt)
-    storeStruct(*this, accs[mt], acc.regs, mt * regsPerTile, regsPerTile);
+    storeStruct(b, loc(), accs[mt], acc.regs, mt * regsPerTile, regsPerTile);
 
   // in_flight (tile-keep-gemms-in-flight, gemm_c5): this group stays in
   // flight while the next iteration's operands arrive; a branch after the

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelLowering.h"
+#include "KernelEmitter.h"
 #include "tile/Dialect/Tile/IR/TileParams.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -59,7 +59,7 @@ static void writeRequireLine(raw_ostream &os, ContractAttr c,
   os << '\n';
 }
 
-Fragment KernelLowering::fragment(Value v) const {
+Fragment KernelEmitter::fragment(Value v) const {
   auto it = plan.fragments.find(v);
   assert(it != plan.fragments.end() && "planned as a fragment");
   return {it->second, fragmentRegs.lookup(v)};

@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelLowering.h"
+#include "KernelEmitter.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -81,7 +81,7 @@ static void mapOuterValues(Operation &inner, const IRMapping &outer,
   });
 }
 
-LogicalResult KernelLowering::lowerParallel(ParallelOp op) {
+LogicalResult KernelEmitter::lowerParallel(ParallelOp op) {
   // planParallels checked the fragments, their layouts and the maps.
   Location l = op.getLoc();
   SmallVector<Value> outs, ins; // their registers

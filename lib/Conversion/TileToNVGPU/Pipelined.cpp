@@ -20,7 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelLowering.h"
+#include "KernelEmitter.h"
 #include "SM90.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -65,17 +65,17 @@ SmallVector<CopyOp> KernelPlan::pipelinedLoads(PipelinedOp op,
   return loads;
 }
 
-Value KernelLowering::iterationCount(Value lb, Value ub, Value step) {
+Value KernelEmitter::iterationCount(Value lb, Value ub, Value step) {
   Location l = loc();
   Value span = arith::MaxSIOp::create(b, l, arith::SubIOp::create(b, l, ub, lb),
                                       index(0));
   return arith::CeilDivSIOp::create(b, l, span, step);
 }
 
-void KernelLowering::issueStageLoads(PipelinedOp op, ArrayRef<CopyOp> loads,
-                                     int64_t txBytes, Value bars, Value slot,
-                                     Value iter, Value lb, Value step,
-                                     llvm::function_ref<Value(Value)> outside) {
+void KernelEmitter::issueStageLoads(PipelinedOp op, ArrayRef<CopyOp> loads,
+                                    int64_t txBytes, Value bars, Value slot,
+                                    Value iter, Value lb, Value step,
+                                    llvm::function_ref<Value(Value)> outside) {
   Location l = op.getLoc();
   Block &body = op.getBody().front();
   Value iv =
@@ -92,7 +92,7 @@ void KernelLowering::issueStageLoads(PipelinedOp op, ArrayRef<CopyOp> loads,
   }
 }
 
-void KernelLowering::emitPhaseWait(Value bars, Value slot, Value round) {
+void KernelEmitter::emitPhaseWait(Value bars, Value slot, Value round) {
   Location l = loc();
   Value parity = arith::IndexCastOp::create(
       b, l, b.getI1Type(), arith::RemUIOp::create(b, l, round, index(2)));
@@ -100,8 +100,8 @@ void KernelLowering::emitPhaseWait(Value bars, Value slot, Value round) {
                                          index(sm90::kMbarrierTicks), slot);
 }
 
-LogicalResult KernelLowering::lowerIteration(PipelinedOp op, Value it, Value lb,
-                                             Value step, Value slot) {
+LogicalResult KernelEmitter::lowerIteration(PipelinedOp op, Value it, Value lb,
+                                            Value step, Value slot) {
   Location l = op.getLoc();
   Block &body = op.getBody().front();
   map.map(
@@ -113,7 +113,7 @@ LogicalResult KernelLowering::lowerIteration(PipelinedOp op, Value it, Value lb,
   return result;
 }
 
-LogicalResult KernelLowering::lowerPipelined(PipelinedOp op) {
+LogicalResult KernelEmitter::lowerPipelined(PipelinedOp op) {
   Location l = op.getLoc();
   MLIRContext *ctx = b.getContext();
   int64_t stages = op.getStageCount();

@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelLowering.h"
+#include "KernelEmitter.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -47,7 +47,7 @@ static std::pair<Value, StringRef> printable(OpBuilder &b, Location l,
   return {v, "%g"};
 }
 
-LogicalResult KernelLowering::lowerPrint(PrintOp op) {
+LogicalResult KernelEmitter::lowerPrint(PrintOp op) {
   Location l = op.getLoc();
   Value selected;
   auto require = [&](Value condition) {

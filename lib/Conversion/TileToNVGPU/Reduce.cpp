@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelLowering.h"
+#include "KernelEmitter.h"
 #include "SM90.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -44,7 +44,7 @@ static Value identity(OpBuilder &b, Location l, ReduceKind kind, Type t) {
   return arith::ConstantOp::create(b, l, b.getFloatAttr(ft, v));
 }
 
-LogicalResult KernelLowering::lowerReduce(ReduceOp op) {
+LogicalResult KernelEmitter::lowerReduce(ReduceOp op) {
   Location l = op.getLoc();
   Fragment src = fragment(op.getSource());
   Fragment dst = fragment(op.getDest());
@@ -143,7 +143,7 @@ LogicalResult KernelLowering::lowerReduce(ReduceOp op) {
   return success();
 }
 
-LogicalResult KernelLowering::lowerReduction(ReductionOp op) {
+LogicalResult KernelEmitter::lowerReduction(ReductionOp op) {
   Location l = op.getLoc();
   Fragment src = fragment(op.getSource());
   const RegisterLayout &layout = src.layout;

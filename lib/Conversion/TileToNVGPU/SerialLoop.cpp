@@ -16,14 +16,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelLowering.h"
+#include "KernelEmitter.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
 using namespace mlir;
 using namespace mlir::tile;
 
-LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
+LogicalResult KernelEmitter::lowerFor(scf::ForOp op) {
   if (!pendingAccumulators.empty()) {
     emitWgmmaWait(0, pendingAccumulators);
     pendingAccumulators.clear();

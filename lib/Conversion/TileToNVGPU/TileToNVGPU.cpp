@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelLowering.h"
+#include "KernelEmitter.h"
 #include "SM90.h"
 #include "tile/Conversion/Passes.h"
 #include "tile/Dialect/Tile/IR/TileParams.h"
@@ -31,36 +31,36 @@ namespace mlir::tile {
 using namespace mlir;
 using namespace mlir::tile;
 
-Value KernelLowering::index(int64_t v) {
+Value KernelEmitter::index(int64_t v) {
   return arith::ConstantIndexOp::create(b, loc(), v);
 }
 
-Value KernelLowering::isLeader() {
+Value KernelEmitter::isLeader() {
   return arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::eq, threadId,
                                index(0));
 }
 
-Value KernelLowering::i64(int64_t v) {
+Value KernelEmitter::i64(int64_t v) {
   return arith::ConstantIntOp::create(b, loc(), v, 64);
 }
 
-void KernelLowering::emitIf(Value cond, llvm::function_ref<void()> body) {
+void KernelEmitter::emitIf(Value cond, llvm::function_ref<void()> body) {
   auto op = scf::IfOp::create(b, loc(), cond, /*withElseRegion=*/false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(op.thenYield());
   body();
 }
 
-void KernelLowering::emitFor(Value lb, Value ub,
-                             llvm::function_ref<void(Value)> body) {
+void KernelEmitter::emitFor(Value lb, Value ub,
+                            llvm::function_ref<void(Value)> body) {
   auto op = scf::ForOp::create(b, loc(), lb, ub, index(1));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(op.getBody()->getTerminator());
   body(op.getInductionVar());
 }
 
-Value KernelLowering::sharedPanelView(Value tile, Value stage, int64_t panel,
-                                      int64_t rank) {
+Value KernelEmitter::sharedPanelView(Value tile, Value stage, int64_t panel,
+                                     int64_t rank) {
   const SharedTilePlan &p = plan.sharedTiles.lookup(tile);
   Value offset = arith::AddIOp::create(
       b, loc(), arith::MulIOp::create(b, loc(), stage, index(p.stageBytes())),
@@ -75,8 +75,8 @@ Value KernelLowering::sharedPanelView(Value tile, Value stage, int64_t panel,
                                 ValueRange{});
 }
 
-void KernelLowering::emitTmaCopy(CopyOp copy, Value bars, Value barIndex,
-                                 Value stage, ArrayRef<Value> offsets) {
+void KernelEmitter::emitTmaCopy(CopyOp copy, Value bars, Value barIndex,
+                                Value stage, ArrayRef<Value> offsets) {
   const SharedTilePlan &p = plan.sharedTiles.lookup(copy.getDest());
   unsigned tma = plan.copyTensorMap.lookup(copy);
   const TensorMapPlan &t = plan.tensorMaps[tma];
@@ -92,7 +92,7 @@ void KernelLowering::emitTmaCopy(CopyOp copy, Value bars, Value barIndex,
   }
 }
 
-Value KernelLowering::sharedTileAddress(Value tile) {
+Value KernelEmitter::sharedTileAddress(Value tile) {
   const SharedTilePlan &p = plan.sharedTiles.lookup(tile);
   // Only tiles filled by the enclosing pipelined loop rotate through stages.
   Value stage = currentStage && p.stages > 1 ? currentStage : index(0);
@@ -102,43 +102,38 @@ Value KernelLowering::sharedTileAddress(Value tile) {
   return arith::AddIOp::create(b, loc(), sharedAddr, off);
 }
 
-LogicalResult KernelLowering::lowerBlockId(BlockIdOp op) {
+LogicalResult KernelEmitter::lowerBlockId(BlockIdOp op) {
   map.map(op.getResult(),
           gpu::BlockIdOp::create(b, loc(), (gpu::Dimension)op.getDim()));
   return success();
 }
 
-namespace {
 /// How one tile op is emitted: adding an op to the lowering is one entry
-/// here (planRegions refuses the tile ops without one).
-struct OpEmitter {
+/// in emitterOf's table (planRegions refuses the tile ops without one).
+struct KernelEmitter::OpEmitter {
   TypeID op;
-  LogicalResult (*emit)(KernelLowering &, Operation *);
+  LogicalResult (*emit)(KernelEmitter &, Operation *);
 };
 
-template <typename OpT, LogicalResult (KernelLowering::*Lower)(OpT)>
-LogicalResult emitAs(KernelLowering &k, Operation *op) {
-  return (k.*Lower)(cast<OpT>(op));
+template <typename OpT, LogicalResult (KernelEmitter::*Lower)(OpT)>
+KernelEmitter::OpEmitter KernelEmitter::entry() {
+  return {TypeID::get<OpT>(), [](KernelEmitter &k, Operation *op) {
+            return (k.*Lower)(cast<OpT>(op));
+          }};
 }
 
-template <typename OpT, LogicalResult (KernelLowering::*Lower)(OpT)>
-OpEmitter entry() {
-  return {TypeID::get<OpT>(), emitAs<OpT, Lower>};
-}
-} // namespace
-
-static const OpEmitter *emitterOf(Operation *op) {
+const KernelEmitter::OpEmitter *KernelEmitter::emitterOf(Operation *op) {
   static const OpEmitter emitters[] = {
-      entry<BlockIdOp, &KernelLowering::lowerBlockId>(),
-      entry<PipelinedOp, &KernelLowering::lowerPipelined>(),
-      entry<GemmOp, &KernelLowering::lowerGemm>(),
-      entry<FillOp, &KernelLowering::lowerFill>(),
-      entry<CopyOp, &KernelLowering::lowerCopy>(),
-      entry<AtomicOp, &KernelLowering::lowerAtomic>(),
-      entry<ReduceOp, &KernelLowering::lowerReduce>(),
-      entry<ReductionOp, &KernelLowering::lowerReduction>(),
-      entry<ParallelOp, &KernelLowering::lowerParallel>(),
-      entry<PrintOp, &KernelLowering::lowerPrint>(),
+      entry<BlockIdOp, &KernelEmitter::lowerBlockId>(),
+      entry<PipelinedOp, &KernelEmitter::lowerPipelined>(),
+      entry<GemmOp, &KernelEmitter::lowerGemm>(),
+      entry<FillOp, &KernelEmitter::lowerFill>(),
+      entry<CopyOp, &KernelEmitter::lowerCopy>(),
+      entry<AtomicOp, &KernelEmitter::lowerAtomic>(),
+      entry<ReduceOp, &KernelEmitter::lowerReduce>(),
+      entry<ReductionOp, &KernelEmitter::lowerReduction>(),
+      entry<ParallelOp, &KernelEmitter::lowerParallel>(),
+      entry<PrintOp, &KernelEmitter::lowerPrint>(),
   };
   TypeID id = op->getName().getTypeID();
   for (const OpEmitter &e : emitters)
@@ -147,9 +142,13 @@ static const OpEmitter *emitterOf(Operation *op) {
   return nullptr;
 }
 
-bool tile::isEmitted(Operation *op) { return emitterOf(op) != nullptr; }
+bool KernelEmitter::hasEmitter(Operation *op) {
+  return emitterOf(op) != nullptr;
+}
 
-LogicalResult KernelLowering::lowerBlock(Block &block) {
+bool tile::isEmitted(Operation *op) { return KernelEmitter::hasEmitter(op); }
+
+LogicalResult KernelEmitter::lowerBlock(Block &block) {
   for (Operation &op : block) {
     LogicalResult result = success();
     if (isa<YieldOp, scf::YieldOp, AllocSharedOp, AllocFragmentOp>(op))
@@ -177,7 +176,7 @@ LogicalResult KernelLowering::lowerBlock(Block &block) {
   return success();
 }
 
-LogicalResult KernelLowering::emit() {
+LogicalResult KernelEmitter::emit() {
   MLIRContext *ctx = b.getContext();
   auto global = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Global);
   FunctionType type = kernel.getFunctionType();
@@ -380,9 +379,9 @@ struct ConvertTileToNVGPUPass
       FailureOr<KernelPlan> plan = planKernel(kernel);
       if (failed(plan))
         return signalPassFailure();
-      KernelLowering lowering(kernel, *plan, gpuModule);
-      if (failed(lowering.emit()) ||
-          failed(verifyLowered(kernel, lowering.func)))
+      KernelEmitter emitter(kernel, *plan, gpuModule);
+      if (failed(emitter.emit()) ||
+          failed(verifyLowered(kernel, emitter.getFunc())))
         return signalPassFailure();
       info += kernelInfo(kernel, *plan);
       kernel.erase();

@@ -29,7 +29,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelLowering.h"
+#include "KernelEmitter.h"
 #include "KernelPlanner.h"
 #include "SM90.h"
 
@@ -54,7 +54,7 @@ int64_t KernelPlan::blockThreads() const {
   return threads + (warpSpecialization.enabled() ? sm90::kWarpgroupSize : 0);
 }
 
-void KernelLowering::emitBarrier() {
+void KernelEmitter::emitBarrier() {
   if (!plan.warpSpecialization.enabled()) {
     gpu::BarrierOp::create(b, loc());
     return;
@@ -152,7 +152,7 @@ LogicalResult KernelPlanner::planWarpSpecialization() {
   return success();
 }
 
-LogicalResult KernelLowering::emitWarpSpecialized(
+LogicalResult KernelEmitter::emitWarpSpecialized(
     llvm::function_ref<LogicalResult()> consumerBody) {
   Location l = loc();
   MLIRContext *ctx = b.getContext();
@@ -245,7 +245,7 @@ LogicalResult KernelLowering::emitWarpSpecialized(
   return consumerBody();
 }
 
-LogicalResult KernelLowering::lowerConsumerLoop(PipelinedOp op) {
+LogicalResult KernelEmitter::lowerConsumerLoop(PipelinedOp op) {
   Location l = op.getLoc();
   const StageRing &ring = rings.lookup(op);
   int64_t stages = op.getStageCount();

@@ -1,14 +1,14 @@
-//===- KernelLowering.h - State of lowering one tile.kernel -----*- C++ -*-===//
+//===- KernelEmitter.h - Emits one planned tile.kernel --------*- C++ -*-===//
 //
-// The sm_90a lowering of a tile.kernel is a walk over its body that emits the
-// gpu.func's body: planning (shared-memory offsets, TMA descriptors, fragment
-// layouts) happens first, on the tile IR, so that every diagnostic is issued
-// before any code is generated; emission follows, one file per concern.
+// The sm_90a emission of a planned tile.kernel (KernelPlan.h): a walk over
+// its body that builds the gpu.func, one file per concern (Pipelined.cpp,
+// Branch.cpp, GemmSM90.cpp, Fragments.cpp, ...). Every diagnostic is the
+// planner's, issued before any code exists.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILE_LIB_CONVERSION_TILETONVGPU_KERNELLOWERING_H
-#define TILE_LIB_CONVERSION_TILETONVGPU_KERNELLOWERING_H
+#ifndef TILE_LIB_CONVERSION_TILETONVGPU_KERNELEMITTER_H
+#define TILE_LIB_CONVERSION_TILETONVGPU_KERNELEMITTER_H
 
 #include "KernelPlan.h"
 
@@ -38,16 +38,30 @@ struct StageRing {
   Value full, empty;
 };
 
-/// Emission state for one kernel, following its plan.
-class KernelLowering {
+/// Emits the gpu.func of one planned kernel into `gpuModule`. The plan is
+/// read only; what exists once code does (the value mapping, descriptor
+/// parameters, fragment registers, stage rings, what is in flight) is this
+/// object's own state.
+class KernelEmitter {
 public:
-  KernelLowering(KernelOp kernel, const KernelPlan &plan,
-                 gpu::GPUModuleOp gpuModule)
+  KernelEmitter(KernelOp kernel, const KernelPlan &plan,
+                gpu::GPUModuleOp gpuModule)
       : kernel(kernel), plan(plan), gpuModule(gpuModule),
         b(kernel.getContext()), threads(plan.threads) {}
 
   /// Creates the gpu.func and its body.
   LogicalResult emit();
+  /// The emitted function (after emit()).
+  gpu::GPUFuncOp getFunc() const { return func; }
+  /// Whether `op` is a tile op with an entry in the table of emitters.
+  static bool hasEmitter(Operation *op);
+
+private:
+  /// How one tile op is emitted (TileToNVGPU.cpp's table).
+  struct OpEmitter;
+  template <typename OpT, LogicalResult (KernelEmitter::*Lower)(OpT)>
+  static OpEmitter entry();
+  static const OpEmitter *emitterOf(Operation *op);
 
   // ---- Emission helpers, used by the per-op lowerings. ----
   Value index(int64_t v);
@@ -144,6 +158,11 @@ public:
   /// Waits for all outstanding wgmma groups, threading the registers of the
   /// given accumulators through the wait so nothing reads them early.
   void emitWgmmaWait(int64_t pending, ArrayRef<Value> accumulators);
+  /// A TMA copy outside any pipelined loop: its own barrier, issued by one
+  /// thread, waited for by all.
+  void emitOneShotTmaCopy(CopyOp op);
+  /// Copies between a fragment and a single-stage shared tile, either way.
+  LogicalResult copySharedFragment(CopyOp op, bool store);
 
   KernelOp kernel;
   const KernelPlan &plan;
@@ -191,4 +210,4 @@ std::string abiTypeName(Type t);
 
 } // namespace mlir::tile
 
-#endif // TILE_LIB_CONVERSION_TILETONVGPU_KERNELLOWERING_H
+#endif // TILE_LIB_CONVERSION_TILETONVGPU_KERNELEMITTER_H
