@@ -40,6 +40,75 @@ bool tile::isAsyncRowCopy(CopyOp copy) {
          !copy.getDestOffsets().empty();
 }
 
+/// 0 <= x < size; `c` makes index constants.
+static Value inRange(OpBuilder &b, Location l, Value x, Value size,
+                     llvm::function_ref<Value(int64_t)> c) {
+  return arith::AndIOp::create(
+      b, l, arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, x, c(0)),
+      arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, x, size));
+}
+
+namespace {
+/// How one 16-byte chunk of a global row reaches a row of a shared tile
+/// (lowerAsyncRowCopy), given the chunk's first column `col`, its byte
+/// offset `dst` in the tile and its global address `from`.
+struct RowChunkCopy {
+  OpBuilder &b;
+  Location l;
+  llvm::function_ref<Value(int64_t)> c; ///< index constants
+  Type elt;
+  int64_t eltBytes;
+  Value width;        ///< the row's length, in elements
+  Value rowInside;    ///< whether the row exists
+  Value origin;       ///< the address of the memref's first element
+  Value sharedAddr;   ///< the i64 shared-window address of the tiles
+  int64_t tileOffset; ///< the tile's offset in the tiles' window
+  Value flat;         ///< the tile as a flat memref of elements
+
+  /// cp.async of the bytes of the chunk inside the row; the rest of the 16
+  /// bytes is zero-filled. Needs `from` 16-byte aligned and col >= 0.
+  void async(Value col, Value dst, Value from) const {
+    // Bytes of the chunk inside the row: (width - col) elements, clamped
+    // to [0, 16]; none when the row itself is outside.
+    Value left = arith::MulIOp::create(
+        b, l, arith::SubIOp::create(b, l, width, col), c(eltBytes));
+    Value bytes = arith::MaxSIOp::create(
+        b, l, arith::MinSIOp::create(b, l, left, c(kChunkBytes)), c(0));
+    bytes = arith::SelectOp::create(b, l, rowInside, bytes, c(0));
+    // With nothing to read, the source is the memref's first element,
+    // an address inside it (the row's may not be: a row past the end).
+    Value source = arith::SelectOp::create(
+        b, l,
+        arith::CmpIOp::create(b, l, arith::CmpIPredicate::sgt, bytes, c(0)),
+        from, origin);
+    Value to = arith::AddIOp::create(
+        b, l, sharedAddr,
+        arith::IndexCastOp::create(
+            b, l, b.getI64Type(),
+            arith::AddIOp::create(b, l, dst, c(tileOffset))));
+    inlinePtx(
+        b, l, Type(),
+        ValueRange{to, source,
+                   arith::IndexCastOp::create(b, l, b.getI32Type(), bytes)},
+        "cp.async.cg.shared.global [$0], [$1], 16, $2;", "l,l,r");
+  }
+
+  /// The chunk element by element, each a predicated load (zero outside
+  /// the row) stored to the tile.
+  void byElement(Value col, Value dst, Value from) const {
+    for (int64_t e = 0; e < kChunkBytes / eltBytes; ++e) {
+      Value inside = arith::AndIOp::create(
+          b, l, rowInside,
+          inRange(b, l, arith::AddIOp::create(b, l, col, c(e)), width, c));
+      Value x = emitPredicatedLoad(b, l, inside, from, e * eltBytes, elt);
+      Value idx = arith::DivUIOp::create(
+          b, l, arith::AddIOp::create(b, l, dst, c(e * eltBytes)), c(eltBytes));
+      memref::StoreOp::create(b, l, x, flat, ValueRange{idx});
+    }
+  }
+};
+} // namespace
+
 LogicalResult KernelEmitter::lowerAsyncRowCopy(CopyOp op) {
   Location l = op.getLoc();
   const SharedTilePlan &p = plan.sharedTiles.lookup(op.getDest());
@@ -62,18 +131,12 @@ LogicalResult KernelEmitter::lowerAsyncRowCopy(CopyOp op) {
   for (Value v : op.getSourceOffsets())
     offsets.push_back(map.lookup(v));
   Value row = map.lookup(op.getDestOffsets()[0]);
-  // 0 <= x < size.
-  auto inRange = [&](Value x, Value size) -> Value {
-    return arith::AndIOp::create(
-        b, l, arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, x, c(0)),
-        arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, x, size));
-  };
   // The leading offsets select the row; it exists if each is in range.
   Value rowInside = arith::ConstantIntOp::create(b, l, 1, 1);
   for (int64_t d = 0; d + 1 < rank; ++d)
     rowInside = arith::AndIOp::create(
         b, l, rowInside,
-        inRange(offsets[d], memref::DimOp::create(b, l, src, d)));
+        inRange(b, l, offsets[d], memref::DimOp::create(b, l, src, d), c));
   Value width = memref::DimOp::create(b, l, src, rank - 1);
   // The address of the row's first element (column `offsets.back()`,
   // possibly negative: it is only computed, not read) and whether it is
@@ -109,6 +172,8 @@ LogicalResult KernelEmitter::lowerAsyncRowCopy(CopyOp op) {
         ValueRange{arith::IndexCastOp::create(b, l, b.getI64Type(), bytes)});
   };
 
+  RowChunkCopy chunk{b,         l,      c,          elt,      eltBytes, width,
+                     rowInside, origin, sharedAddr, p.offset, flat};
   int64_t rounds = llvm::divideCeil(chunks, threads);
   emitFor(c(0), c(rounds), [&](Value round) {
     Value q = arith::AddIOp::create(
@@ -124,47 +189,11 @@ LogicalResult KernelEmitter::lowerAsyncRowCopy(CopyOp op) {
           arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, col, c(0));
       Value fast = arith::AndIOp::create(b, l, aligned, headInside);
       auto ifOp = scf::IfOp::create(b, l, fast, /*withElse=*/true);
-      {
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPoint(ifOp.thenYield());
-        // Bytes of the chunk inside the row: (width - col) elements,
-        // clamped to [0, 16]; none when the row itself is outside.
-        Value left = arith::MulIOp::create(
-            b, l, arith::SubIOp::create(b, l, width, col), c(eltBytes));
-        Value bytes = arith::MaxSIOp::create(
-            b, l, arith::MinSIOp::create(b, l, left, c(kChunkBytes)), c(0));
-        bytes = arith::SelectOp::create(b, l, rowInside, bytes, c(0));
-        // With nothing to read, the source is the memref's first element,
-        // an address inside it (the row's may not be: a row past the end).
-        Value source = arith::SelectOp::create(
-            b, l,
-            arith::CmpIOp::create(b, l, arith::CmpIPredicate::sgt, bytes, c(0)),
-            from, origin);
-        Value to = arith::AddIOp::create(
-            b, l, sharedAddr,
-            arith::IndexCastOp::create(
-                b, l, b.getI64Type(),
-                arith::AddIOp::create(b, l, dst, c(p.offset))));
-        inlinePtx(
-            b, l, Type(),
-            ValueRange{to, source,
-                       arith::IndexCastOp::create(b, l, b.getI32Type(), bytes)},
-            "cp.async.cg.shared.global [$0], [$1], 16, $2;", "l,l,r");
-      }
-      {
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPoint(ifOp.elseYield());
-        for (int64_t e = 0; e < perChunk; ++e) {
-          Value inside = arith::AndIOp::create(
-              b, l, rowInside,
-              inRange(arith::AddIOp::create(b, l, col, c(e)), width));
-          Value x = emitPredicatedLoad(b, l, inside, from, e * eltBytes, elt);
-          Value idx = arith::DivUIOp::create(
-              b, l, arith::AddIOp::create(b, l, dst, c(e * eltBytes)),
-              c(eltBytes));
-          memref::StoreOp::create(b, l, x, flat, ValueRange{idx});
-        }
-      }
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(ifOp.thenYield());
+      chunk.async(col, dst, from);
+      b.setInsertionPoint(ifOp.elseYield());
+      chunk.byElement(col, dst, from);
     });
   });
   inlinePtx(b, l, Type(), ValueRange{}, "cp.async.commit_group;", "");

@@ -280,7 +280,11 @@ LogicalResult KernelEmitter::lowerGemm(GemmOp op) {
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc());
   for (int64_t mt = 0; mt < mTiles; ++mt)
     storeStruct(b, loc(), accs[mt], acc.regs, mt * regsPerTile, regsPerTile);
+  waitAfterGemm(op);
+  return success();
+}
 
+void KernelEmitter::waitAfterGemm(GemmOp op) {
   // in_flight (tile-keep-gemms-in-flight, gemm_c5): this group stays in
   // flight while the next iteration's operands arrive; a branch after the
   // gemm that touches C waits for it itself (lowerIf), and so does the end
@@ -310,5 +314,4 @@ LogicalResult KernelEmitter::lowerGemm(GemmOp op) {
     emitWgmmaWait(0, inFlight);
     pendingAccumulators.clear();
   }
-  return success();
 }

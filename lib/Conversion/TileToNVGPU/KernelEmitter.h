@@ -63,6 +63,20 @@ private:
   static OpEmitter entry();
   static const OpEmitter *emitterOf(Operation *op);
 
+  /// The gpu.func, with the parameters of docs/KernelABI.md: a scalar as
+  /// itself, a memref as its base pointer, sizes and strides, then a pointer
+  /// per TMA descriptor. Gives each argument's first parameter and the
+  /// descriptors' parameters.
+  void createFunction(SmallVectorImpl<unsigned> &firstParam,
+                      SmallVectorImpl<int64_t> &tensorMapParams);
+  /// Maps each kernel argument to its parameters (a memref to a strided
+  /// view of them), and takes the TMA descriptors.
+  void bindArguments(ArrayRef<unsigned> firstParam,
+                     ArrayRef<int64_t> tensorMapParams);
+  /// The thread id, the dynamic shared-memory window and each fragment's
+  /// registers, at the function's entry.
+  void emitKernelState();
+
   // ---- Emission helpers, used by the per-op lowerings. ----
   Value index(int64_t v);
   Value i64(int64_t v);
@@ -158,6 +172,9 @@ private:
   /// Waits for all outstanding wgmma groups, threading the registers of the
   /// given accumulators through the wait so nothing reads them early.
   void emitWgmmaWait(int64_t pending, ArrayRef<Value> accumulators);
+  /// After the wgmma group of `op`: waits for it, or (in_flight) for all
+  /// but it, and records which accumulators may still be in flight.
+  void waitAfterGemm(GemmOp op);
   /// A TMA copy outside any pipelined loop: its own barrier, issued by one
   /// thread, waited for by all.
   void emitOneShotTmaCopy(CopyOp op);

@@ -176,15 +176,12 @@ LogicalResult KernelEmitter::lowerBlock(Block &block) {
   return success();
 }
 
-LogicalResult KernelEmitter::emit() {
+void KernelEmitter::createFunction(SmallVectorImpl<unsigned> &firstParam,
+                                   SmallVectorImpl<int64_t> &tensorMapParams) {
   MLIRContext *ctx = b.getContext();
   auto global = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Global);
-  FunctionType type = kernel.getFunctionType();
-
-  // Parameters: see docs/KernelABI.md.
   SmallVector<Type> params;
-  SmallVector<unsigned> firstParam;
-  for (Type t : type.getInputs()) {
+  for (Type t : kernel.getFunctionType().getInputs()) {
     firstParam.push_back(params.size());
     auto m = dyn_cast<MemRefType>(t);
     if (!m) {
@@ -195,7 +192,6 @@ LogicalResult KernelEmitter::emit() {
                                      MemRefLayoutAttrInterface(), global));
     params.append(2 * m.getRank(), b.getI64Type());
   }
-  SmallVector<int64_t> tensorMapParams;
   for (size_t i = 0; i < plan.tensorMaps.size(); ++i) {
     tensorMapParams.push_back(params.size());
     params.push_back(LLVM::LLVMPointerType::get(ctx));
@@ -217,10 +213,14 @@ LogicalResult KernelEmitter::emit() {
   if (blocks)
     func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
                   b.getI32IntegerAttr(*blocks));
+}
 
+void KernelEmitter::bindArguments(ArrayRef<unsigned> firstParam,
+                                  ArrayRef<int64_t> tensorMapParams) {
+  MLIRContext *ctx = b.getContext();
+  auto global = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Global);
   Block &entry = func.getBody().front();
-  b.setInsertionPointToStart(&entry);
-  for (auto [i, t] : llvm::enumerate(type.getInputs())) {
+  for (auto [i, t] : llvm::enumerate(kernel.getFunctionType().getInputs())) {
     Value kernelArg = kernel.getBodyBlock().getArgument(i);
     BlockArgument first = entry.getArgument(firstParam[i]);
     auto m = dyn_cast<MemRefType>(t);
@@ -259,7 +259,10 @@ LogicalResult KernelEmitter::emit() {
         UnrealizedConversionCastOp::create(b, loc(), TypeRange{t.type},
                                            ValueRange{entry.getArgument(p)})
             .getResult(0));
+}
 
+void KernelEmitter::emitKernelState() {
+  MLIRContext *ctx = b.getContext();
   threadId = gpu::ThreadIdOp::create(b, loc(), gpu::Dimension::x);
   auto workgroup =
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
@@ -280,6 +283,15 @@ LogicalResult KernelEmitter::emit() {
     fragmentRegs[value] = memref::AllocaOp::create(
         b, loc(), MemRefType::get({layout.numRegs()}, elt));
   }
+}
+
+LogicalResult KernelEmitter::emit() {
+  SmallVector<unsigned> firstParam;
+  SmallVector<int64_t> tensorMapParams;
+  createFunction(firstParam, tensorMapParams);
+  b.setInsertionPointToStart(&func.getBody().front());
+  bindArguments(firstParam, tensorMapParams);
+  emitKernelState();
 
   auto body = [&]() -> LogicalResult {
     if (failed(lowerBlock(kernel.getBodyBlock())))
