@@ -55,9 +55,7 @@ void tile::buildTileResourcesPipeline(OpPassManager &pm,
                                    options.kernels.end());
   specializeOptions.bind.assign(options.bind.begin(), options.bind.end());
   pm.addPass(createTileSpecialize(specializeOptions));
-  pm.addPass(createTileInferLayouts());
-  pm.addPass(createTileFoldAccumulatorFills());
-  pm.addPass(createTileKeepGemmsInFlight());
+  addTilePreparationPasses(pm);
   TileEstimateResourcesOptions estimateOptions;
   estimateOptions.chip = options.chip;
   pm.addPass(createTileEstimateResources(estimateOptions));

@@ -341,8 +341,8 @@ TuningSpace::evaluate(DictionaryAttr config, const TuningLimits &limits,
     return c;
   }
 
-  // Specialise a copy in a module of its own, infer its layouts and plan it
-  // as the lowering would.
+  // Specialise a copy in a module of its own, prepare it and plan it as the
+  // lowering would.
   FirstError diagnostics(ctx);
   OwningOpRef<ModuleOp> scratch = ModuleOp::create(generic.getLoc());
   OpBuilder b = OpBuilder::atBlockEnd(scratch->getBody());
@@ -350,7 +350,7 @@ TuningSpace::evaluate(DictionaryAttr config, const TuningLimits &limits,
   FailureOr<KernelOp> kernel = specializeKernel(copy, *bound, name, copy);
   copy.erase();
   PassManager pm(ctx);
-  pm.addPass(createTileInferLayouts());
+  addTilePreparationPasses(pm);
   FailureOr<KernelResources> planned = failure();
   if (succeeded(kernel) && succeeded(pm.run(*scratch)))
     planned = planKernelResources(*kernel, /*sharedLimit=*/INT64_MAX);

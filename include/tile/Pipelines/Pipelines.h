@@ -39,14 +39,14 @@ struct TileToBinaryOptions : public PassPipelineOptions<TileToBinaryOptions> {
 /// What the pipeline ends in.
 enum class BinaryFormat { Ptx, Cubin, None };
 
-/// Lowers tile kernels to NVVM/LLVM inside gpu.modules and, unless `format`
-/// is None, serialises them into a gpu.binary holding PTX or a cubin.
-/// tile-specialize, tile-infer-layouts and tile-estimate-resources: every
-/// kernel specialised and planned, with its tile.resources, not lowered.
-/// The binary pipelines start with it.
+/// tile-specialize, the preparation passes (addTilePreparationPasses) and
+/// tile-estimate-resources: every kernel specialised and planned, with its
+/// tile.resources, not lowered. The binary pipelines start with it.
 void buildTileResourcesPipeline(OpPassManager &pm,
                                 const TileToBinaryOptions &options);
 
+/// Lowers tile kernels to NVVM/LLVM inside gpu.modules and, unless `format`
+/// is None, serialises them into a gpu.binary holding PTX or a cubin.
 void buildTileToBinaryPipeline(OpPassManager &pm,
                                const TileToBinaryOptions &options,
                                BinaryFormat format);

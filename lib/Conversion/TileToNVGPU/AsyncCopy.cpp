@@ -34,11 +34,7 @@ using namespace mlir::tile;
 /// Bytes of one cp.async copy (the only size of its .cg form).
 static constexpr int64_t kChunkBytes = 16;
 
-bool tile::isAsyncRowCopy(CopyOp copy) {
-  return isa<MemRefType>(copy.getSource().getType()) &&
-         isa<SharedType>(copy.getDest().getType()) &&
-         !copy.getDestOffsets().empty();
-}
+bool tile::isAsyncRowCopy(CopyOp copy) { return copy.isRowLoad(); }
 
 /// 0 <= x < size; `c` makes index constants.
 static Value inRange(OpBuilder &b, Location l, Value x, Value size,

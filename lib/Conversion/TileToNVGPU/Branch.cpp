@@ -5,12 +5,8 @@
 // (planRegions checks it), so the barriers of a branch are reached by every
 // thread or by none.
 //
-// A wgmma group is left in flight across the loop's back edge only when
-// nothing else in the loop body touches its accumulator (lowerGemm), so a
-// branch never reads one early; the wait below keeps that true should a
-// branch ever meet a pending accumulator. Each branch starts from the
-// groups pending before it; after it, a group counts as pending if it may
-// be on either path.
+// A branch that touches an accumulator whose tensor-core group may be in
+// flight starts with a tile.mma_wait (tile-plan-waits).
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,29 +20,11 @@ LogicalResult KernelEmitter::lowerIf(scf::IfOp op) {
   auto lowered = scf::IfOp::create(b, op.getLoc(),
                                    map.lookup(op.getCondition()), withElse);
   OpBuilder::InsertionGuard guard(b);
-  SmallVector<Value> before = pendingAccumulators;
-  // A branch that touches a pending accumulator first waits for it; the
-  // other branch, and the code before the branch, do not.
-  auto lowerBranch = [&](Region &region, Operation *yield) {
-    b.setInsertionPoint(yield);
-    if (llvm::any_of(pendingAccumulators, [&](Value acc) {
-          return llvm::any_of(acc.getUsers(), [&](Operation *user) {
-            return region.isAncestor(user->getParentRegion());
-          });
-        })) {
-      emitWgmmaWait(0, pendingAccumulators);
-      pendingAccumulators.clear();
-    }
-    return lowerBlock(region.front());
-  };
-  if (failed(lowerBranch(op.getThenRegion(), lowered.thenYield())))
+  b.setInsertionPoint(lowered.thenYield());
+  if (failed(lowerBlock(op.getThenRegion().front())))
     return failure();
-  SmallVector<Value> afterThen = pendingAccumulators;
-  pendingAccumulators = before;
-  if (withElse && failed(lowerBranch(op.getElseRegion(), lowered.elseYield())))
-    return failure();
-  for (Value acc : afterThen)
-    if (!llvm::is_contained(pendingAccumulators, acc))
-      pendingAccumulators.push_back(acc);
-  return success();
+  if (!withElse)
+    return success();
+  b.setInsertionPoint(lowered.elseYield());
+  return lowerBlock(op.getElseRegion().front());
 }

@@ -280,38 +280,10 @@ LogicalResult KernelEmitter::lowerGemm(GemmOp op) {
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc());
   for (int64_t mt = 0; mt < mTiles; ++mt)
     storeStruct(b, loc(), accs[mt], acc.regs, mt * regsPerTile, regsPerTile);
-  waitAfterGemm(op);
   return success();
 }
 
-void KernelEmitter::waitAfterGemm(GemmOp op) {
-  // in_flight (tile-keep-gemms-in-flight, gemm_c5): this group stays in
-  // flight while the next iteration's operands arrive; a branch after the
-  // gemm that touches C waits for it itself (lowerIf), and so does the end
-  // of the loop. Otherwise the gemm completes its group at once.
-  auto loop = dyn_cast<PipelinedOp>(op->getParentOp());
-  SmallVector<GemmOp> loopGemms;
-  if (loop)
-    loop.getBody().walk([&](GemmOp g) { loopGemms.push_back(g); });
-  bool keepInFlight = op.getInFlight();
-  // The wait completes every older group too: in a loop, those of the
-  // body's other gemms in the previous iteration. Their registers go through
-  // it as well, so that no read of them moves above it.
-  SmallVector<Value> inFlight{op.getC()};
-  auto add = [&](Value v) {
-    if (!llvm::is_contained(inFlight, v))
-      inFlight.push_back(v);
-  };
-  for (GemmOp other : loopGemms)
-    add(other.getC());
-  for (Value v : pendingAccumulators)
-    add(v);
-  if (keepInFlight) {
-    emitWgmmaWait(1, inFlight);
-    if (!llvm::is_contained(pendingAccumulators, op.getC()))
-      pendingAccumulators.push_back(op.getC());
-  } else {
-    emitWgmmaWait(0, inFlight);
-    pendingAccumulators.clear();
-  }
+LogicalResult KernelEmitter::lowerMmaWait(MmaWaitOp op) {
+  emitWgmmaWait(op.getPending(), llvm::to_vector(op.getAccumulators()));
+  return success();
 }

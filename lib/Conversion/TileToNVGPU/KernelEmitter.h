@@ -135,6 +135,7 @@ private:
   LogicalResult lowerIf(scf::IfOp op);
   LogicalResult lowerFor(scf::ForOp op);
   LogicalResult lowerGemm(GemmOp op);
+  LogicalResult lowerMmaWait(MmaWaitOp op);
   LogicalResult lowerFill(FillOp op);
   LogicalResult lowerCopy(CopyOp op);
   LogicalResult lowerAtomic(AtomicOp op);
@@ -172,9 +173,6 @@ private:
   /// Waits for all outstanding wgmma groups, threading the registers of the
   /// given accumulators through the wait so nothing reads them early.
   void emitWgmmaWait(int64_t pending, ArrayRef<Value> accumulators);
-  /// After the wgmma group of `op`: waits for it, or (in_flight) for all
-  /// but it, and records which accumulators may still be in flight.
-  void waitAfterGemm(GemmOp op);
   /// A TMA copy outside any pipelined loop: its own barrier, issued by one
   /// thread, waited for by all.
   void emitOneShotTmaCopy(CopyOp op);
@@ -201,8 +199,6 @@ private:
   Value sharedAddr; ///< i64 shared-window address of sharedBase
   Value
       currentStage; ///< the ring slot of the pipelined iteration being lowered
-  /// Accumulators whose last wgmma group may still be in flight.
-  SmallVector<Value> pendingAccumulators;
   /// Shared tiles whose TMA stores have been lowered so far.
   DenseSet<Value> storedTiles;
   /// Shared tiles with row copies (cp.async) that may still be in flight.

@@ -135,9 +135,6 @@ bool isTmaLoad(CopyOp copy);
 /// A copy of a global row into a row of a shared tile (copy_c6): cp.async.
 bool isAsyncRowCopy(CopyOp copy);
 
-/// Whether a region of `op` holds a tile operation.
-bool holdsTileOps(Operation *op);
-
 /// Whether the loop-body op `op` may be cloned to compute a later
 /// iteration's copy offsets: it neither reads nor writes memory and holds
 /// no region. It need not be speculatable (a `divui` by a value that is

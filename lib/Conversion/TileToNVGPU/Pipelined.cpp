@@ -145,10 +145,6 @@ LogicalResult KernelEmitter::lowerPipelined(PipelinedOp op) {
       if (failed(lowerBlock(body)))
         return failure();
     }
-    if (!pendingAccumulators.empty()) {
-      emitWgmmaWait(0, pendingAccumulators);
-      pendingAccumulators.clear();
-    }
     return success();
   }
   Value numIters = iterationCount(lb, ub, step);
@@ -196,14 +192,10 @@ LogicalResult KernelEmitter::lowerPipelined(PipelinedOp op) {
   if (failed(lowerIteration(op, it, lb, step, slot)))
     return failure();
   // With one stage there is no other slot to read while this one refills:
-  // the wgmma group left in flight is waited for, and the slot refilled
-  // with the next iteration at once (lag 0). Waiting a round for it, as
-  // with more stages, would wait on a load not yet issued.
+  // the body ends by waiting for its wgmma groups (tile-plan-waits), and
+  // the slot is refilled with the next iteration at once (lag 0). Waiting a
+  // round for it, as with more stages, would wait on a load not yet issued.
   int64_t lag = stages == 1 ? 0 : 1;
-  if (lag == 0 && !pendingAccumulators.empty()) {
-    emitWgmmaWait(0, pendingAccumulators);
-    pendingAccumulators.clear();
-  }
   emitBarrier();
   Value prev = arith::SubIOp::create(b, l, it, index(lag));
   Value next = arith::AddIOp::create(b, l, prev, cStages);
@@ -218,11 +210,5 @@ LogicalResult KernelEmitter::lowerPipelined(PipelinedOp op) {
   emitIf(refill,
          [&] { issue(arith::RemUIOp::create(b, l, prev, cStages), next); });
 
-  // Drain: nothing after the loop may see an accumulator still in flight.
-  b.setInsertionPointAfter(loop);
-  if (!pendingAccumulators.empty()) {
-    emitWgmmaWait(0, pendingAccumulators);
-    pendingAccumulators.clear();
-  }
   return success();
 }

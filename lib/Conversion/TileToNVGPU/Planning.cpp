@@ -95,19 +95,6 @@ LogicalResult KernelPlanner::run() {
   return success();
 }
 
-bool tile::holdsTileOps(Operation *op) {
-  for (Region &region : op->getRegions()) {
-    WalkResult walk = region.walk([](Operation *inner) {
-      return isa_and_present<TileDialect>(inner->getDialect())
-                 ? WalkResult::interrupt()
-                 : WalkResult::advance();
-    });
-    if (walk.wasInterrupted())
-      return true;
-  }
-  return false;
-}
-
 bool tile::isRecomputable(Operation *op) {
   return isMemoryEffectFree(op) && op->getNumRegions() == 0;
 }
@@ -170,10 +157,7 @@ bool tile::usedWithin(Value v, Operation *scope, Operation *except) {
   });
 }
 
-bool tile::isTmaLoad(CopyOp copy) {
-  return isa<MemRefType>(copy.getSource().getType()) &&
-         isa<SharedType>(copy.getDest().getType()) && !isAsyncRowCopy(copy);
-}
+bool tile::isTmaLoad(CopyOp copy) { return copy.isTileLoad(); }
 
 bool tile::isTmaStore(CopyOp copy) {
   return isa<SharedType>(copy.getSource().getType()) &&
@@ -546,6 +530,9 @@ LogicalResult KernelPlanner::planGemms() {
                   Twine(sm90::kWgmmaMaxN) + " for wgmma");
     if (gemm.getTransposeA())
       return fail("transpose_a is not lowered on sm_90a; store A as M x K");
+    if (!isa_and_present<MmaWaitOp>(gemm->getNextNode()))
+      return fail("is not followed by the wait for its tensor-core group; "
+                  "run tile-plan-waits first");
     auto alloc = gemm.getC().getDefiningOp<AllocFragmentOp>();
     auto mma = alloc && alloc.getLayout()
                    ? dyn_cast<MmaLayoutAttr>(*alloc.getLayout())

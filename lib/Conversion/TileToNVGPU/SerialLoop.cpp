@@ -9,10 +9,8 @@
 // A step that is not positive is refused where it is a constant
 // (planSerialLoop) and traps where it is not.
 //
-// No wgmma group crosses its back edge: one still pending where the loop
-// starts is waited for before it, one pending at the end of its body is
-// waited for there, so an iteration starts from no groups in flight, as the
-// first one does.
+// No wgmma group crosses its back edge: tile-plan-waits places a
+// tile.mma_wait before the loop and at the end of its body.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,10 +22,6 @@ using namespace mlir;
 using namespace mlir::tile;
 
 LogicalResult KernelEmitter::lowerFor(scf::ForOp op) {
-  if (!pendingAccumulators.empty()) {
-    emitWgmmaWait(0, pendingAccumulators);
-    pendingAccumulators.clear();
-  }
   Value step = map.lookup(op.getStep());
   // A step that planning could not see is checked where the loop starts:
   // one that is not positive traps (the launch fails) rather than hang.
@@ -45,11 +39,5 @@ LogicalResult KernelEmitter::lowerFor(scf::ForOp op) {
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(loop.getBody()->getTerminator());
   map.map(op.getInductionVar(), loop.getInductionVar());
-  if (failed(lowerBlock(*op.getBody())))
-    return failure();
-  if (!pendingAccumulators.empty()) {
-    emitWgmmaWait(0, pendingAccumulators);
-    pendingAccumulators.clear();
-  }
-  return success();
+  return lowerBlock(*op.getBody());
 }

@@ -127,6 +127,7 @@ const KernelEmitter::OpEmitter *KernelEmitter::emitterOf(Operation *op) {
       entry<BlockIdOp, &KernelEmitter::lowerBlockId>(),
       entry<PipelinedOp, &KernelEmitter::lowerPipelined>(),
       entry<GemmOp, &KernelEmitter::lowerGemm>(),
+      entry<MmaWaitOp, &KernelEmitter::lowerMmaWait>(),
       entry<FillOp, &KernelEmitter::lowerFill>(),
       entry<CopyOp, &KernelEmitter::lowerCopy>(),
       entry<AtomicOp, &KernelEmitter::lowerAtomic>(),

@@ -17,9 +17,10 @@
 //                arrive on empty[(it - lag) % S]
 //
 // A consumer frees the slot of iteration it - 1 (lag 1) when the body leaves
-// a wgmma group in flight across one iteration: its wait_group 1 has
-// completed the group that read that slot. With one stage, or no group in
-// flight, it frees the slot it has just read (lag 0). The consumers
+// a wgmma group in flight across one iteration (tile-plan-waits marks the
+// loop tile.mma_in_flight_at_end): its wait_group 1 has completed the group
+// that read that slot. With one stage, or no group in flight, it frees the
+// slot it has just read (lag 0). The consumers
 // synchronise among themselves on a named barrier (emitBarrier), which the
 // producer never reaches, instead of the block barrier at every iteration.
 //
@@ -32,6 +33,7 @@
 #include "KernelEmitter.h"
 #include "KernelPlanner.h"
 #include "SM90.h"
+#include "tile/Dialect/Tile/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -261,12 +263,8 @@ LogicalResult KernelEmitter::lowerConsumerLoop(PipelinedOp op) {
   emitPhaseWait(ring.full, slot, arith::DivUIOp::create(b, l, it, cStages));
   if (failed(lowerIteration(op, it, lb, step, slot)))
     return failure();
-  // The header explains the lag.
-  bool lagged = stages > 1 && !pendingAccumulators.empty();
-  if (!lagged && !pendingAccumulators.empty()) {
-    emitWgmmaWait(0, pendingAccumulators);
-    pendingAccumulators.clear();
-  }
+  // The header explains the lag; tile-plan-waits says whether there is one.
+  bool lagged = stages > 1 && op->hasAttr(kMmaInFlightAtEndAttr);
   auto release = [&](Value freed) {
     nvgpu::MBarrierArriveOp::create(b, l, ring.empty, freed);
   };
@@ -279,12 +277,6 @@ LogicalResult KernelEmitter::lowerConsumerLoop(PipelinedOp op) {
     });
   } else {
     release(slot);
-  }
-
-  b.setInsertionPointAfter(loop);
-  if (!pendingAccumulators.empty()) {
-    emitWgmmaWait(0, pendingAccumulators);
-    pendingAccumulators.clear();
   }
   return success();
 }

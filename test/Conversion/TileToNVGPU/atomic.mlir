@@ -1,4 +1,4 @@
-// RUN: tile-opt %s --split-input-file --tile-infer-layouts --convert-tile-to-nvgpu | FileCheck %s
+// RUN: tile-opt %s --split-input-file --tile-infer-layouts --tile-plan-waits --convert-tile-to-nvgpu | FileCheck %s
 
 // tile.atomic of a fragment: each element one red.global under its mask, as
 // a store would be; an add into f16 memory takes two elements at a time

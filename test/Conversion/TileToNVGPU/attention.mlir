@@ -1,4 +1,4 @@
-// RUN: tile-opt %tile_src_root/kernels/flash_attention.mlir --tile-specialize --tile-infer-layouts --convert-tile-to-nvgpu | FileCheck %s
+// RUN: tile-opt %tile_src_root/kernels/flash_attention.mlir --tile-specialize --tile-infer-layouts --tile-plan-waits --convert-tile-to-nvgpu | FileCheck %s
 
 // The FlashAttention kernel (head_dim 64): 4-d TMA boxes over [B, H, S, D];
 // Q loaded once before the loop on a barrier of its own; K and V through a

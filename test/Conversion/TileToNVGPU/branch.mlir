@@ -1,4 +1,4 @@
-// RUN: tile-opt %s --split-input-file --tile-infer-layouts --tile-keep-gemms-in-flight --convert-tile-to-nvgpu | FileCheck %s
+// RUN: tile-opt %s --split-input-file --tile-infer-layouts --tile-keep-gemms-in-flight --tile-plan-waits --convert-tile-to-nvgpu | FileCheck %s
 
 // An scf.if over tile operations becomes an scf.if over their lowering. The
 // branches after the gemm touch its accumulator: the gemm leaves its group in

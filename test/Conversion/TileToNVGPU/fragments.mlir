@@ -1,4 +1,4 @@
-// RUN: tile-opt %s --split-input-file --tile-infer-layouts --convert-tile-to-nvgpu | FileCheck %s
+// RUN: tile-opt %s --split-input-file --tile-infer-layouts --tile-plan-waits --convert-tile-to-nvgpu | FileCheck %s
 
 // One row of 2048 per block of 256 threads: blocked layout, 8 f16 (16 bytes)
 // per access; the row maximum is reduced within the thread, across the 32

@@ -1,4 +1,4 @@
-// RUN: tile-opt %s --split-input-file --tile-infer-layouts --tile-keep-gemms-in-flight --convert-tile-to-nvgpu | FileCheck %s
+// RUN: tile-opt %s --split-input-file --tile-infer-layouts --tile-keep-gemms-in-flight --tile-plan-waits --convert-tile-to-nvgpu | FileCheck %s
 
 // K-major B (`transpose_b`, the Q.K^T layout): B is N x K, laid out like A,
 // so its descriptor is K-major (`col`) and a k16 step moves 32 bytes.

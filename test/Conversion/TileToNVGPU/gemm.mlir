@@ -1,4 +1,4 @@
-// RUN: tile-opt %s --tile-infer-layouts --tile-keep-gemms-in-flight --convert-tile-to-nvgpu | FileCheck %s --implicit-check-not='{{^ *(%[^ ]* = )?tile\.}}'
+// RUN: tile-opt %s --tile-infer-layouts --tile-keep-gemms-in-flight --tile-plan-waits --convert-tile-to-nvgpu | FileCheck %s --implicit-check-not='{{^ *(%[^ ]* = )?tile\.}}'
 
 // The kernel ABI: pointer + sizes + strides per memref, TMA descriptors last;
 // A and B are read (TMA loads), C is written (a masked store of the

@@ -1,4 +1,4 @@
-// RUN: tile-opt %s --convert-tile-to-nvgpu=chip=sm_80 --verify-diagnostics
+// RUN: tile-opt %s --tile-plan-waits --convert-tile-to-nvgpu=chip=sm_80 --verify-diagnostics
 
 // expected-error @+1 {{convert-tile-to-nvgpu targets sm_90a; chip 'sm_80' is not supported}}
 tile.kernel @k(%A: memref<?x?xf16>) grid [1] threads 128 {

@@ -1,4 +1,4 @@
-// RUN: tile-opt %s --convert-tile-to-nvgpu=features=+ptx60 --verify-diagnostics
+// RUN: tile-opt %s --tile-plan-waits --convert-tile-to-nvgpu=features=+ptx60 --verify-diagnostics
 // RUN: not tile-opt %s --tile-to-ptx=features=+sm90 2>&1 | FileCheck %s --check-prefix=FORM
 
 // A PTX ISA older than the chip is refused here: LLVM would end the

@@ -1,4 +1,4 @@
-// RUN: tile-opt %s --split-input-file --convert-tile-to-nvgpu --verify-diagnostics
+// RUN: tile-opt %s --split-input-file --tile-plan-waits --convert-tile-to-nvgpu --verify-diagnostics
 
 // The lowering takes its layouts from tile-infer-layouts (or the IR).
 tile.kernel @no_layout(%A: memref<?x?xf32>) grid [1] threads 128 {

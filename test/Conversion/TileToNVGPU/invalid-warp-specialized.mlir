@@ -1,4 +1,4 @@
-// RUN: tile-opt %s --split-input-file --tile-infer-layouts --convert-tile-to-nvgpu --verify-diagnostics
+// RUN: tile-opt %s --split-input-file --tile-infer-layouts --tile-plan-waits --convert-tile-to-nvgpu --verify-diagnostics
 
 // What a warp-specialised loop needs, each refused at the loop before any
 // code is generated.

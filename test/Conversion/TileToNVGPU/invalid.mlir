@@ -1,4 +1,4 @@
-// RUN: tile-opt %s --split-input-file --tile-infer-layouts --convert-tile-to-nvgpu --verify-diagnostics
+// RUN: tile-opt %s --split-input-file --tile-infer-layouts --tile-plan-waits --convert-tile-to-nvgpu --verify-diagnostics
 
 // Each case is valid tile IR that the sm_90a lowering cannot compile; it is
 // rejected with a diagnostic at the op before any code is generated.

@@ -1,5 +1,5 @@
-// RUN: tile-opt %tile_src_root/kernels/softmax.mlir --tile-specialize --tile-infer-layouts --convert-tile-to-nvgpu | FileCheck %s --check-prefix=SOFTMAX
-// RUN: tile-opt %s --split-input-file --allow-unregistered-dialect --tile-infer-layouts --convert-tile-to-nvgpu | FileCheck %s
+// RUN: tile-opt %tile_src_root/kernels/softmax.mlir --tile-specialize --tile-infer-layouts --tile-plan-waits --convert-tile-to-nvgpu | FileCheck %s --check-prefix=SOFTMAX
+// RUN: tile-opt %s --split-input-file --allow-unregistered-dialect --tile-infer-layouts --tile-plan-waits --convert-tile-to-nvgpu | FileCheck %s
 
 // The kernel info's access lines, one per memref argument after the params:
 // what the kernel does to each argument's memory, by the effects its ops

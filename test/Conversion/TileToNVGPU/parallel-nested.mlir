@@ -1,4 +1,4 @@
-// RUN: tile-opt %s --split-input-file --tile-infer-layouts --convert-tile-to-nvgpu | FileCheck %s --implicit-check-not=tile.parallel --implicit-check-not=tile.yield
+// RUN: tile-opt %s --split-input-file --tile-infer-layouts --tile-plan-waits --convert-tile-to-nvgpu | FileCheck %s --implicit-check-not=tile.parallel --implicit-check-not=tile.yield
 
 // A region nested in an element-wise body reads values of the kernel
 // (%zero, %one): every copy of the body reads their lowered values, in the

@@ -1,4 +1,4 @@
-// RUN: tile-opt %s --tile-infer-layouts --tile-keep-gemms-in-flight --convert-tile-to-nvgpu | FileCheck %s
+// RUN: tile-opt %s --tile-infer-layouts --tile-keep-gemms-in-flight --tile-plan-waits --convert-tile-to-nvgpu | FileCheck %s
 
 // A one-stage pipelined loop: the slot is refilled with the next iteration
 // at the end of each one (lag 0), after waiting for the wgmma group still in

@@ -1,4 +1,4 @@
-// RUN: tile-opt %s --tile-infer-layouts --convert-tile-to-nvgpu | FileCheck %s
+// RUN: tile-opt %s --tile-infer-layouts --tile-plan-waits --convert-tile-to-nvgpu | FileCheck %s
 // RUN: tile-opt %s --tile-to-ptx | FileCheck %s --check-prefix=PTX
 
 // tile.print: the selected block and thread compare their ids under one

@@ -1,4 +1,4 @@
-// RUN: tile-opt %s --split-input-file --tile-infer-layouts --convert-tile-to-nvgpu | FileCheck %s
+// RUN: tile-opt %s --split-input-file --tile-infer-layouts --tile-plan-waits --convert-tile-to-nvgpu | FileCheck %s
 
 // Rows of X into the rows of a shared tile (copy_c6): every thread issues
 // cp.async for its 16-byte chunks (512 x f16 = 64 chunks a row, here one

@@ -1,4 +1,4 @@
-// RUN: tile-opt %s --tile-infer-layouts --convert-tile-to-nvgpu | FileCheck %s
+// RUN: tile-opt %s --tile-infer-layouts --tile-plan-waits --convert-tile-to-nvgpu | FileCheck %s
 
 // A serial loop's step that is not known when the kernel is compiled (a
 // scalar argument) is checked where the loop starts: one that is not

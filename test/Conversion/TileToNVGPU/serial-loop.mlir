@@ -1,4 +1,4 @@
-// RUN: tile-opt %s --tile-infer-layouts --tile-fold-accumulator-fills --tile-keep-gemms-in-flight --convert-tile-to-nvgpu | FileCheck %s
+// RUN: tile-opt %s --tile-infer-layouts --tile-fold-accumulator-fills --tile-keep-gemms-in-flight --tile-plan-waits --convert-tile-to-nvgpu | FileCheck %s
 
 // A serial loop over tiles around a pipelined loop over k (a persistent
 // GEMM): the loop stays an scf.for over the lowered body. Each tile clears

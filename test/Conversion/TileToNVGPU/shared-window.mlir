@@ -1,4 +1,4 @@
-// RUN: tile-opt %s --tile-infer-layouts --convert-tile-to-nvgpu | FileCheck %s
+// RUN: tile-opt %s --tile-infer-layouts --tile-plan-waits --convert-tile-to-nvgpu | FileCheck %s
 
 // A fragment copied into a window of a shared tile and back (copy_c5): each
 // thread stores its 8 contiguous elements as one 16-byte vector at their

@@ -1,4 +1,4 @@
-// RUN: tile-opt %s --split-input-file --tile-infer-layouts --tile-keep-gemms-in-flight --convert-tile-to-nvgpu | FileCheck %s
+// RUN: tile-opt %s --split-input-file --tile-infer-layouts --tile-keep-gemms-in-flight --tile-plan-waits --convert-tile-to-nvgpu | FileCheck %s
 
 // A shared-to-global copy is a TMA store: the fragment's writes are made
 // visible to the async proxy and the block synchronises; one thread issues

@@ -1,4 +1,4 @@
-// RUN: tile-opt %s --allow-unregistered-dialect --tile-infer-layouts --convert-tile-to-nvgpu | FileCheck %s
+// RUN: tile-opt %s --allow-unregistered-dialect --tile-infer-layouts --tile-plan-waits --convert-tile-to-nvgpu | FileCheck %s
 
 // Ops of unregistered dialects, with or without regions, are carried into
 // the lowered kernel as they are.

@@ -1,4 +1,4 @@
-// RUN: tile-opt %s --tile-infer-layouts --tile-keep-gemms-in-flight --convert-tile-to-nvgpu | FileCheck %s
+// RUN: tile-opt %s --tile-infer-layouts --tile-keep-gemms-in-flight --tile-plan-waits --convert-tile-to-nvgpu | FileCheck %s
 
 // A warp-specialised GEMM on two consumer warpgroups: the block has a third,
 // the producer, which gives registers to the consumers and issues every TMA

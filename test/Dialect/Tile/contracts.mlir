@@ -1,7 +1,7 @@
 // RUN: tile-opt %s | tile-opt | FileCheck %s
 // RUN: tile-opt %s --mlir-print-op-generic | tile-opt | FileCheck %s
 // RUN: tile-opt %s --tile-specialize | FileCheck %s --check-prefix=BOUND
-// RUN: tile-opt %s --tile-specialize --convert-tile-to-nvgpu | FileCheck %s --check-prefix=INFO
+// RUN: tile-opt %s --tile-specialize --tile-plan-waits --convert-tile-to-nvgpu | FileCheck %s --check-prefix=INFO
 
 // Contracts compare integer expressions over argument dimensions,
 // parameters and integers (+ - * floordiv ceildiv mod, == <= >= < >).

@@ -1,7 +1,7 @@
 // RUN: tile-opt %s | tile-opt | FileCheck %s
 // RUN: tile-opt %s --mlir-print-op-generic | tile-opt | FileCheck %s
 // RUN: tile-opt %s --tile-fold-accumulator-fills | FileCheck %s --check-prefix=FOLD
-// RUN: tile-opt %s --tile-infer-layouts --convert-tile-to-nvgpu | FileCheck %s --check-prefix=LOWER
+// RUN: tile-opt %s --tile-infer-layouts --tile-plan-waits --convert-tile-to-nvgpu | FileCheck %s --check-prefix=LOWER
 
 // tile.fill takes a literal in place of an SSA value: decimals, inf, -inf,
 // nan and integers, converted to the tile's element type.

@@ -426,6 +426,31 @@ tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
 // -----
 
 tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %c = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  // expected-error @+1 {{mma_wait_c1: pending must not be negative, got -1}}
+  tile.mma_wait -1, %c : !tile.fragment<64x64xf32>
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %c = tile.alloc_fragment : !tile.fragment<64x64xf16>
+  // expected-error @+1 {{mma_wait_c2: accumulator #0 must be an f32 fragment, got '!tile.fragment<64x64xf16>'}}
+  tile.mma_wait 0, %c : !tile.fragment<64x64xf16>
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %c = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  %d = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  // expected-error @+1 {{mma_wait_c2: accumulator #2 is listed twice}}
+  tile.mma_wait 0, %c, %d, %c : !tile.fragment<64x64xf32>, !tile.fragment<64x64xf32>, !tile.fragment<64x64xf32>
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
   %s = tile.alloc_fragment : !tile.fragment<64x64xf32>
   %d = tile.alloc_fragment : !tile.fragment<64xf16>
   // expected-error @+1 {{reduce_c1: source and dest element types differ ('f32' vs 'f16')}}

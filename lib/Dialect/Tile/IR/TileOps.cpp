@@ -21,6 +21,19 @@ using namespace mlir::tile;
 
 #include "tile/Dialect/Tile/IR/TileEnums.cpp.inc"
 
+bool tile::holdsTileOps(Operation *op) {
+  for (Region &region : op->getRegions()) {
+    WalkResult walk = region.walk([](Operation *inner) {
+      return isa_and_present<TileDialect>(inner->getDialect())
+                 ? WalkResult::interrupt()
+                 : WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return true;
+  }
+  return false;
+}
+
 //===----------------------------------------------------------------------===//
 // BlockIdOp
 //===----------------------------------------------------------------------===//
@@ -415,6 +428,16 @@ LogicalResult AtomicOp::verify() {
 // CopyOp
 //===----------------------------------------------------------------------===//
 
+bool CopyOp::isTileLoad() {
+  return isa<MemRefType>(getSource().getType()) &&
+         isa<SharedType>(getDest().getType()) && getDestOffsets().empty();
+}
+
+bool CopyOp::isRowLoad() {
+  return isa<MemRefType>(getSource().getType()) &&
+         isa<SharedType>(getDest().getType()) && !getDestOffsets().empty();
+}
+
 LogicalResult CopyOp::verify() {
   Type srcType = getSource().getType(), dstType = getDest().getType();
   auto srcMem = dyn_cast<MemRefType>(srcType);
@@ -512,68 +535,6 @@ LogicalResult CopyOp::verify() {
                        "got ")
            << srcElt << " into " << dstElt
            << " (convert integers in a tile.parallel body)";
-  return success();
-}
-
-//===----------------------------------------------------------------------===//
-// GemmOp
-//===----------------------------------------------------------------------===//
-
-std::string GemmOp::whyNotInFlight() {
-  auto loop = dyn_cast<PipelinedOp>((*this)->getParentOp());
-  if (!loop)
-    return "the gemm is not directly in a tile.pipelined body";
-  Block &body = loop.getBody().front();
-  for (Operation *user : getC().getUsers()) {
-    if (user == getOperation() || !loop->isAncestor(user))
-      continue;
-    Operation *top = body.findAncestorOpInBlock(*user);
-    if (!isa<scf::IfOp>(top) || !(*this)->isBeforeInBlock(top))
-      return (Twine("'") + user->getName().getStringRef() +
-              "' touches C in the loop body outside a branch after the gemm")
-          .str();
-  }
-  return "";
-}
-
-LogicalResult GemmOp::verify() {
-  auto a = cast<ShapedType>(getA().getType());
-  auto b = dyn_cast<SharedType>(getB().getType());
-  auto c = dyn_cast<FragmentType>(getC().getType());
-  if (!b || !c)
-    return emitOpError("gemm_c1: A must be a shared tile or a fragment, B a "
-                       "shared tile and C a fragment, got ")
-           << getA().getType() << ", " << getB().getType() << ", "
-           << getC().getType();
-  if (a.getShape().size() != 2 || b.getShape().size() != 2 ||
-      c.getShape().size() != 2)
-    return emitOpError("gemm_c2: A, B and C must be 2-d tiles");
-  int64_t m = a.getShape()[getTransposeA() ? 1 : 0];
-  int64_t ka = a.getShape()[getTransposeA() ? 0 : 1];
-  int64_t kb = b.getShape()[getTransposeB() ? 1 : 0];
-  int64_t n = b.getShape()[getTransposeB() ? 0 : 1];
-  // `?` sizes of a parametric kernel are checked once specialised.
-  auto differ = [](int64_t x, int64_t y) {
-    return !ShapedType::isDynamic(x) && !ShapedType::isDynamic(y) && x != y;
-  };
-  if (differ(ka, kb))
-    return emitOpError("gemm_c2: op(A) is ")
-           << m << "x" << ka << " and op(B) is " << kb << "x" << n
-           << "; their K dimensions must agree";
-  if (differ(c.getShape()[0], m) || differ(c.getShape()[1], n))
-    return emitOpError("gemm_c2: C is ")
-           << c.getShape()[0] << "x" << c.getShape()[1] << ", it must be " << m
-           << "x" << n << " (M of op(A) by N of op(B))";
-  Type ea = a.getElementType(), eb = b.getElementType();
-  if (ea != eb || !(ea.isF16() || ea.isBF16() || isa<ParamType>(ea)))
-    return emitOpError("gemm_c3: A and B must both be f16 or both bf16, got ")
-           << ea << " and " << eb;
-  if (!c.getElementType().isF32())
-    return emitOpError("gemm_c4: the accumulator must be f32, got ")
-           << c.getElementType();
-  if (getInFlight())
-    if (std::string why = whyNotInFlight(); !why.empty())
-      return emitOpError("gemm_c5: in_flight, but ") << why;
   return success();
 }
 

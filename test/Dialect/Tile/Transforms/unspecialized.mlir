@@ -1,5 +1,5 @@
 // RUN: tile-opt %s --tile-infer-layouts -verify-diagnostics
-// RUN: not tile-opt %s --convert-tile-to-nvgpu 2>&1 | FileCheck %s
+// RUN: not tile-opt %s --tile-plan-waits --convert-tile-to-nvgpu 2>&1 | FileCheck %s
 
 // Passes that need static sizes refuse a parametric kernel.
 // CHECK: error: 'tile.kernel' op is parametric: run tile-specialize before convert-tile-to-nvgpu

@@ -20,4 +20,9 @@
 #define GET_OP_CLASSES
 #include "tile/Dialect/Tile/IR/TileOps.h.inc"
 
+namespace mlir::tile {
+/// Whether a region of `op` holds an operation of the tile dialect.
+bool holdsTileOps(Operation *op);
+} // namespace mlir::tile
+
 #endif // TILE_DIALECT_TILE_IR_TILEOPS_H

@@ -440,6 +440,13 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
     $source (`[` $source_offsets^ `]`)? `->` $dest (`[` $dest_offsets^ `]`)?
     attr-dict `:` type($source) `->` type($dest)
   }];
+  let extraClassDeclaration = [{
+    /// A copy from global memory into a whole shared tile.
+    bool isTileLoad();
+    /// A copy from global memory into rows of a shared tile, at the dest
+    /// offsets (copy_c6).
+    bool isRowLoad();
+  }];
   let hasVerifier = 1;
 }
 
@@ -504,7 +511,8 @@ def Tile_GemmOp : Tile_Op<"gemm"> {
     `tile.pipelined` is still running when the next iteration's loads are
     issued: it is waited for at the next gemm (`wgmma.wait_group 1`), after
     the loop, or in a branch of the body that touches C
-    (`tile-keep-gemms-in-flight` sets it).
+    (`tile-keep-gemms-in-flight` sets it). Every gemm is followed by the
+    `tile.mma_wait` that `tile-plan-waits` places.
 
     Constraints:
     - gemm_c1: A is a shared tile or a fragment (read from registers, e.g.
@@ -534,6 +542,36 @@ def Tile_GemmOp : Tile_Op<"gemm"> {
     /// Why this gemm's group cannot stay in flight (gemm_c5), or an empty
     /// string when it can.
     std::string whyNotInFlight();
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_MmaWaitOp : Tile_Op<"mma_wait"> {
+  let summary = "waits for the tensor-core groups in flight";
+  let description = [{
+    Waits until at most `pending` of the tensor-core groups that this
+    warpgroup issued (one per `tile.gemm`) are still running
+    (`wgmma.wait_group` on sm_90a). The listed accumulators are the
+    fragments those groups write: their registers are read and written
+    after the wait, never moved above it.
+
+    `tile-plan-waits` places every wait; the lowering emits the ones it
+    finds and decides none itself.
+
+    Constraints:
+    - mma_wait_c1: `pending` is not negative.
+    - mma_wait_c2: each accumulator is an f32 fragment, listed once.
+
+    Example:
+    ```mlir
+    tile.gemm %a, %b, %acc {in_flight} : ...
+    tile.mma_wait 1, %acc : !tile.fragment<128x128xf32>
+    ```
+  }];
+  let arguments = (ins I64Attr:$pending,
+      Arg<Variadic<Tile_FragmentType>, "", [MemRead, MemWrite]>:$accumulators);
+  let assemblyFormat = [{
+    $pending (`,` $accumulators^ `:` type($accumulators))? attr-dict
   }];
   let hasVerifier = 1;
 }

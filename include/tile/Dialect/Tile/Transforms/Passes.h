@@ -6,8 +6,14 @@
 #include "mlir/Pass/Pass.h"
 
 namespace mlir {
+class OpPassManager;
 namespace tile {
 class KernelOp;
+
+/// The passes every specialised kernel goes through before the lowering
+/// plans it: tile-infer-layouts, tile-fold-accumulator-fills,
+/// tile-keep-gemms-in-flight, tile-plan-waits.
+void addTilePreparationPasses(OpPassManager &pm);
 
 /// Produces kernel `name` from parametric kernel `generic` with `bindings`
 /// (every parameter bound, as resolveBindings returns them): a copy inserted
@@ -16,6 +22,13 @@ class KernelOp;
 /// Errors carry a note at `origin` naming the bindings.
 FailureOr<KernelOp> specializeKernel(KernelOp generic, DictionaryAttr bindings,
                                      StringRef name, Operation *origin);
+
+/// Set by tile-plan-waits on a warp-specialised tile.pipelined loop of
+/// several stages whose tensor-core groups are still running when an
+/// iteration ends: each stage is released one iteration late, once the
+/// group that reads it has completed.
+inline constexpr llvm::StringLiteral kMmaInFlightAtEndAttr =
+    "tile.mma_in_flight_at_end";
 
 #define GEN_PASS_DECL
 #include "tile/Dialect/Tile/Transforms/Passes.h.inc"

@@ -134,6 +134,48 @@ def TileKeepGemmsInFlight : Pass<"tile-keep-gemms-in-flight", "ModuleOp"> {
   }];
 }
 
+def TilePlanWaits : Pass<"tile-plan-waits", "ModuleOp"> {
+  let summary = "Place every wait for the tensor-core groups in flight";
+  let description = [{
+    Runs after `tile-keep-gemms-in-flight`. Walks each kernel's body in the
+    order it runs, tracking the accumulators whose tensor-core group may
+    still be in flight, and writes each wait as a `tile.mma_wait`:
+    - after each `tile.gemm`: `pending 1` for an `in_flight` gemm (its own
+      group keeps running), `pending 0` otherwise. The wait completes older
+      groups too, so it lists the accumulators of the body's other gemms
+      and of every group still in flight;
+    - at the start of an `scf.if` branch that touches an accumulator in
+      flight;
+    - before an `scf.for` over tile operations, and at the end of its body
+      (no group crosses its back edge);
+    - at the end of a one-stage `tile.pipelined` body (its slot refills at
+      once), and after every `tile.pipelined` loop.
+    A warp-specialised loop of several stages whose groups are still in
+    flight at the end of an iteration gets `tile.mma_in_flight_at_end`: its
+    consumers release a stage one iteration late. Kernels that already hold
+    a `tile.mma_wait` are left as they are.
+
+    Before:
+    ```mlir
+    tile.pipelined %k = %c0 to %n step %c1 num_stages 3 {
+      tile.copy %A[%m0, %k] -> %a : ...
+      tile.copy %B[%k, %n0] -> %b : ...
+      tile.gemm %a, %b, %acc {in_flight} : ...
+    }
+    ```
+    After:
+    ```mlir
+    tile.pipelined %k = %c0 to %n step %c1 num_stages 3 {
+      tile.copy %A[%m0, %k] -> %a : ...
+      tile.copy %B[%k, %n0] -> %b : ...
+      tile.gemm %a, %b, %acc {in_flight} : ...
+      tile.mma_wait 1, %acc : !tile.fragment<128x128xf32>
+    }
+    tile.mma_wait 0, %acc : !tile.fragment<128x128xf32>
+    ```
+  }];
+}
+
 def TileFinalizeKernelABI : Pass<"tile-finalize-kernel-abi", "ModuleOp"> {
   let summary = "Pass TMA descriptors by value as __grid_constant__ parameters";
   let description = [{

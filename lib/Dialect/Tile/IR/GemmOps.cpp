@@ -1,0 +1,99 @@
+//===- GemmOps.cpp - Tensor-core operations of the tile dialect --------===//
+//
+// tile.gemm and tile.mma_wait: verifiers, and when a gemm's group may stay
+// in flight. Each diagnostic starts with the label of the constraint it
+// enforces (see TileOps.td).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/IR/TileOps.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+//===----------------------------------------------------------------------===//
+// GemmOp
+//===----------------------------------------------------------------------===//
+
+std::string GemmOp::whyNotInFlight() {
+  auto loop = dyn_cast<PipelinedOp>((*this)->getParentOp());
+  if (!loop)
+    return "the gemm is not directly in a tile.pipelined body";
+  Block &body = loop.getBody().front();
+  for (Operation *user : getC().getUsers()) {
+    // A wait for the group does not touch C.
+    if (user == getOperation() || isa<MmaWaitOp>(user) ||
+        !loop->isAncestor(user))
+      continue;
+    Operation *top = body.findAncestorOpInBlock(*user);
+    if (!isa<scf::IfOp>(top) || !(*this)->isBeforeInBlock(top))
+      return (Twine("'") + user->getName().getStringRef() +
+              "' touches C in the loop body outside a branch after the gemm")
+          .str();
+  }
+  return "";
+}
+
+LogicalResult GemmOp::verify() {
+  auto a = cast<ShapedType>(getA().getType());
+  auto b = dyn_cast<SharedType>(getB().getType());
+  auto c = dyn_cast<FragmentType>(getC().getType());
+  if (!b || !c)
+    return emitOpError("gemm_c1: A must be a shared tile or a fragment, B a "
+                       "shared tile and C a fragment, got ")
+           << getA().getType() << ", " << getB().getType() << ", "
+           << getC().getType();
+  if (a.getShape().size() != 2 || b.getShape().size() != 2 ||
+      c.getShape().size() != 2)
+    return emitOpError("gemm_c2: A, B and C must be 2-d tiles");
+  int64_t m = a.getShape()[getTransposeA() ? 1 : 0];
+  int64_t ka = a.getShape()[getTransposeA() ? 0 : 1];
+  int64_t kb = b.getShape()[getTransposeB() ? 1 : 0];
+  int64_t n = b.getShape()[getTransposeB() ? 0 : 1];
+  // `?` sizes of a parametric kernel are checked once specialised.
+  auto differ = [](int64_t x, int64_t y) {
+    return !ShapedType::isDynamic(x) && !ShapedType::isDynamic(y) && x != y;
+  };
+  if (differ(ka, kb))
+    return emitOpError("gemm_c2: op(A) is ")
+           << m << "x" << ka << " and op(B) is " << kb << "x" << n
+           << "; their K dimensions must agree";
+  if (differ(c.getShape()[0], m) || differ(c.getShape()[1], n))
+    return emitOpError("gemm_c2: C is ")
+           << c.getShape()[0] << "x" << c.getShape()[1] << ", it must be " << m
+           << "x" << n << " (M of op(A) by N of op(B))";
+  Type ea = a.getElementType(), eb = b.getElementType();
+  if (ea != eb || !(ea.isF16() || ea.isBF16() || isa<ParamType>(ea)))
+    return emitOpError("gemm_c3: A and B must both be f16 or both bf16, got ")
+           << ea << " and " << eb;
+  if (!c.getElementType().isF32())
+    return emitOpError("gemm_c4: the accumulator must be f32, got ")
+           << c.getElementType();
+  if (getInFlight())
+    if (std::string why = whyNotInFlight(); !why.empty())
+      return emitOpError("gemm_c5: in_flight, but ") << why;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// MmaWaitOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult MmaWaitOp::verify() {
+  int64_t pending = getPendingAttr().getInt();
+  if (pending < 0)
+    return emitOpError("mma_wait_c1: pending must not be negative, got ")
+           << pending;
+  for (auto [i, acc] : llvm::enumerate(getAccumulators())) {
+    auto type = cast<FragmentType>(acc.getType());
+    if (!type.getElementType().isF32())
+      return emitOpError("mma_wait_c2: accumulator #")
+             << i << " must be an f32 fragment, got " << type;
+    if (llvm::is_contained(getAccumulators().take_front(i), acc))
+      return emitOpError("mma_wait_c2: accumulator #")
+             << i << " is listed twice";
+  }
+  return success();
+}

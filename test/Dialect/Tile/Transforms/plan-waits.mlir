@@ -1,0 +1,185 @@
+// RUN: tile-opt %s --split-input-file --tile-plan-waits | FileCheck %s
+// Idempotent: a kernel that holds its waits is left as it is.
+// RUN: tile-opt %s --split-input-file --tile-plan-waits --tile-plan-waits | FileCheck %s
+
+// A gemm outside a loop completes its group at once.
+// CHECK-LABEL: tile.kernel @completed
+// CHECK: tile.gemm
+// CHECK-NEXT: tile.mma_wait 0, %[[ACC:.*]] : !tile.fragment<64x64xf32>
+// CHECK-NEXT: tile.copy %[[ACC]] ->
+tile.kernel @completed(%A: memref<?x?xf16>, %C: memref<?x?xf32>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  tile.copy %A[%c0, %c0] -> %a : memref<?x?xf16> -> !tile.shared<64x64xf16>
+  tile.gemm %a, %a, %acc : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
+  tile.copy %acc -> %C[%c0, %c0] : !tile.fragment<64x64xf32> -> memref<?x?xf32>
+}
+
+// -----
+
+// An in_flight gemm of a three-stage loop: all but its own group are
+// waited for after it, and its group after the loop.
+// CHECK-LABEL: tile.kernel @in_flight
+// CHECK: tile.pipelined
+// CHECK: tile.gemm {{.*}} {in_flight}
+// CHECK-NEXT: tile.mma_wait 1, %[[ACC:.*]] : !tile.fragment<64x64xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: tile.mma_wait 0, %[[ACC]] : !tile.fragment<64x64xf32>
+// CHECK-NEXT: tile.copy %[[ACC]]
+// CHECK-NOT: tile.mma_wait
+tile.kernel @in_flight(%A: memref<?x?xf16>, %C: memref<?x?xf32>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  tile.pipelined %k = %c0 to %c4 step %c1 num_stages 3 {
+    tile.copy %A[%c0, %k] -> %a : memref<?x?xf16> -> !tile.shared<64x64xf16>
+    tile.gemm %a, %a, %acc {in_flight} : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
+  }
+  tile.copy %acc -> %C[%c0, %c0] : !tile.fragment<64x64xf32> -> memref<?x?xf32>
+}
+
+// -----
+
+// One stage: the slot the next iteration waits on is this one, so the
+// group is waited for at the end of the iteration, and none is left after
+// the loop.
+// CHECK-LABEL: tile.kernel @one_stage
+// CHECK: tile.gemm {{.*}} {in_flight}
+// CHECK-NEXT: tile.mma_wait 1, %[[ACC:.*]] : !tile.fragment<64x64xf32>
+// CHECK-NEXT: tile.mma_wait 0, %[[ACC]] : !tile.fragment<64x64xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: tile.copy %[[ACC]]
+tile.kernel @one_stage(%A: memref<?x?xf16>, %C: memref<?x?xf32>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  tile.pipelined %k = %c0 to %c4 step %c1 num_stages 1 {
+    tile.copy %A[%c0, %k] -> %a : memref<?x?xf16> -> !tile.shared<64x64xf16>
+    tile.gemm %a, %a, %acc {in_flight} : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
+  }
+  tile.copy %acc -> %C[%c0, %c0] : !tile.fragment<64x64xf32> -> memref<?x?xf32>
+}
+
+// -----
+
+// A branch after an in_flight gemm that reads its accumulator waits for the
+// group first; the path that skips the branch does not, so the group is
+// still waited for after the loop.
+// CHECK-LABEL: tile.kernel @branch
+// CHECK: tile.mma_wait 1, %[[ACC:.*]] : !tile.fragment<64x64xf32>
+// CHECK: scf.if
+// CHECK-NEXT: tile.mma_wait 0, %[[ACC]] : !tile.fragment<64x64xf32>
+// CHECK-NEXT: tile.copy %[[ACC]]
+// CHECK: }
+// CHECK-NEXT: }
+// CHECK-NEXT: tile.mma_wait 0, %[[ACC]] : !tile.fragment<64x64xf32>
+tile.kernel @branch(%A: memref<?x?xf16>, %C: memref<?x?xf32>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  tile.pipelined %k = %c0 to %c4 step %c1 num_stages 2 {
+    tile.copy %A[%c0, %k] -> %a : memref<?x?xf16> -> !tile.shared<64x64xf16>
+    tile.gemm %a, %a, %acc {in_flight} : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
+    %last = arith.cmpi eq, %k, %c4 : index
+    scf.if %last {
+      tile.copy %acc -> %C[%c0, %c0] : !tile.fragment<64x64xf32> -> memref<?x?xf32>
+    }
+  }
+}
+
+// -----
+
+// Two gemms in one body: the wait after each completes the other's group
+// of the previous iteration too, so both accumulators go through it, its
+// own first.
+// CHECK-LABEL: tile.kernel @two_gemms
+// CHECK: tile.gemm %{{.*}}, %{{.*}}, %[[ACC:[^ ]*]] :
+// CHECK-NEXT: tile.mma_wait 0, %[[ACC]], %[[ACC2:[^ ]*]] :
+// CHECK: tile.gemm %{{.*}}, %{{.*}}, %[[ACC2]] :
+// CHECK-NEXT: tile.mma_wait 0, %[[ACC2]], %[[ACC]] :
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+tile.kernel @two_gemms(%A: memref<?x?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  %acc2 = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  tile.pipelined %k = %c0 to %c4 step %c1 num_stages 2 {
+    tile.copy %A[%c0, %k] -> %a : memref<?x?xf16> -> !tile.shared<64x64xf16>
+    tile.gemm %a, %a, %acc : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
+    tile.gemm %a, %a, %acc2 : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
+  }
+}
+
+// -----
+
+// No group crosses a serial loop's back edge: one in flight where the loop
+// starts is waited for before it, and none is left after.
+// CHECK-LABEL: tile.kernel @serial_loop
+// CHECK: tile.mma_wait 1, %[[ACC:[^ ]*]] :
+// CHECK-NEXT: tile.mma_wait 0, %[[ACC]] :
+// CHECK-NEXT: scf.for
+// CHECK-NOT: tile.mma_wait
+tile.kernel @serial_loop(%A: memref<?x?xf16>, %X: memref<?x?xf32>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  %x = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  tile.pipelined %k = %c0 to %c4 step %c1 num_stages 2 {
+    tile.copy %A[%c0, %k] -> %a : memref<?x?xf16> -> !tile.shared<64x64xf16>
+    tile.gemm %a, %a, %acc {in_flight} : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
+    scf.for %i = %c0 to %c4 step %c1 {
+      tile.copy %X[%i, %c0] -> %x : memref<?x?xf32> -> !tile.fragment<64x64xf32>
+    }
+  }
+}
+
+// -----
+
+// A warp-specialised loop of several stages whose group is in flight when
+// an iteration ends releases each stage an iteration late.
+// CHECK-LABEL: tile.kernel @warp_specialized
+// CHECK: tile.pipelined {{.*}} warp_specialize 1 attributes {tile.mma_in_flight_at_end}
+// CHECK: tile.mma_wait 1
+// CHECK-NEXT: }
+// CHECK-NEXT: tile.mma_wait 0
+tile.kernel @warp_specialized(%A: memref<?x?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  tile.pipelined %k = %c0 to %c4 step %c1 num_stages 2 warp_specialize 1 {
+    tile.copy %A[%c0, %k] -> %a : memref<?x?xf16> -> !tile.shared<64x64xf16>
+    tile.gemm %a, %a, %acc {in_flight} : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
+  }
+}
+
+// -----
+
+// A kernel whose waits are written already is left as it is.
+// CHECK-LABEL: tile.kernel @planned
+// CHECK: tile.gemm
+// CHECK-NEXT: tile.mma_wait 0
+// CHECK-NOT: tile.mma_wait
+tile.kernel @planned(%A: memref<?x?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  %acc2 = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  tile.copy %A[%c0, %c0] -> %a : memref<?x?xf16> -> !tile.shared<64x64xf16>
+  tile.gemm %a, %a, %acc : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
+  tile.mma_wait 0
+  tile.gemm %a, %a, %acc2 : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
+}
