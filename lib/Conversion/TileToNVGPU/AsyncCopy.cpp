@@ -5,9 +5,10 @@
 // threads issue 16-byte cp.async copies (each thread every T-th chunk of
 // the row) and commit them as one group, so that every row a block copies
 // is in flight at once without a register holding it. The tile is read
-// only after a wait (waitAsyncCopies): the first read after the copies,
-// or any read in a loop that also copies into the tile, waits for all of
-// them (cp.async.wait_group 0) and synchronises the block.
+// only after a wait that tile-plan-waits places (tile.copy_wait rows): the
+// first read after the copies, or any read in a loop that also copies into
+// the tile, waits for all of them (cp.async.wait_group 0) and synchronises
+// the block; a row copy into a tile being read follows a barrier.
 //
 // A chunk lands at its place in the 128-byte swizzled panel layout of
 // every shared tile: row k's 16-byte chunk q of a panel at q ^ (k mod 8).
@@ -118,11 +119,6 @@ LogicalResult KernelEmitter::lowerAsyncRowCopy(CopyOp op) {
   auto c = [&](int64_t v) { return index(v); };
   auto i64c = [&](int64_t v) { return i64(v); };
 
-  // Threads may still read the row from before (in program order, or in an
-  // earlier iteration of an enclosing loop).
-  if (sharedTileMayBeRead(op.getDest(), op))
-    emitBarrier();
-
   SmallVector<Value> offsets;
   for (Value v : op.getSourceOffsets())
     offsets.push_back(map.lookup(v));
@@ -193,45 +189,5 @@ LogicalResult KernelEmitter::lowerAsyncRowCopy(CopyOp op) {
     });
   });
   inlinePtx(b, l, Type(), ValueRange{}, "cp.async.commit_group;", "");
-  asyncFilledTiles.insert(op.getDest());
   return success();
-}
-
-/// Whether `tile` has a reader that runs before `write`: one lowered
-/// already, or one in a loop around `write`.
-bool KernelEmitter::sharedTileMayBeRead(Value tile, Operation *write) {
-  return readTiles.contains(tile) ||
-         usedInLoopAround(tile, write, [&](Operation *user) {
-           auto copy = dyn_cast<CopyOp>(user);
-           return user != write && (!copy || copy.getSource() == tile);
-         });
-}
-
-/// Whether `user` is a row copy into `tile`.
-static bool rowCopiesInto(Operation *user, Value tile) {
-  auto copy = dyn_cast<CopyOp>(user);
-  return copy && isAsyncRowCopy(copy) && copy.getDest() == tile;
-}
-
-bool KernelEmitter::sharedTileRowCopiedWithin(Value tile, Operation *scope) {
-  return llvm::any_of(tile.getUsers(), [&](Operation *user) {
-    return rowCopiesInto(user, tile) && scope->isAncestor(user);
-  });
-}
-
-void KernelEmitter::waitAsyncCopies(Value tile, Operation *reader) {
-  readTiles.insert(tile);
-  bool pending = asyncFilledTiles.contains(tile) ||
-                 usedInLoopAround(tile, reader, [&](Operation *user) {
-                   return rowCopiesInto(user, tile);
-                 });
-  if (!pending)
-    return;
-  emitAsyncCopyWait();
-  emitBarrier();
-}
-
-void KernelEmitter::emitAsyncCopyWait() {
-  inlinePtx(b, loc(), Type(), ValueRange{}, "cp.async.wait_group 0;", "");
-  asyncFilledTiles.clear(); // every group is complete
 }

@@ -442,11 +442,6 @@ LogicalResult KernelEmitter::copySharedFragment(CopyOp op, bool store) {
   Fragment f = fragment(frag);
   const SharedTilePlan &p = plan.sharedTiles.lookup(tile);
   const RegisterLayout &layout = f.layout; // 2-d, p single-stage (planCopies)
-  // A TMA store issued before may still be reading the tile; row copies
-  // may still be writing it.
-  if (store && tmaStoreMayRead(tile, op))
-    emitTmaStoreReadWait(/*sync=*/true);
-  waitAsyncCopies(tile, op);
   Type t = cast<SharedType>(tile.getType()).getElementType();
   Type fragT = cast<FragmentType>(frag.getType()).getElementType();
   int64_t eltBytes = p.eltBytes;
@@ -545,29 +540,24 @@ void KernelEmitter::emitTmaStore(CopyOp op) {
     }
     NVVM::CpAsyncBulkCommitGroupOp::create(b, loc());
   });
-  storedTiles.insert(op.getSource());
 }
 
-bool KernelEmitter::tmaStoreMayRead(Value tile, Operation *write) {
-  if (!plan.tmaStoreSources.contains(tile))
-    return false;
-  if (storedTiles.contains(tile))
-    return true;
-  // In a loop, a store after the write reads the tile before the write's
-  // next iteration.
-  return usedInLoopAround(tile, write, [](Operation *user) {
-    auto copy = dyn_cast<CopyOp>(user);
-    return copy && isTmaStore(copy);
-  });
-}
-
-void KernelEmitter::emitTmaStoreReadWait(bool sync) {
-  emitIf(isLeader(), [&] {
-    NVVM::CpAsyncBulkWaitGroupOp::create(b, loc(), b.getI32IntegerAttr(0),
-                                         b.getUnitAttr());
-  });
-  if (sync)
+LogicalResult KernelEmitter::lowerCopyWait(CopyWaitOp op) {
+  switch (op.getKind()) {
+  case CopyWaitKind::rows:
+    inlinePtx(b, loc(), Type(), ValueRange{}, "cp.async.wait_group 0;", "");
+    break;
+  case CopyWaitKind::store_reads:
+    // The thread that issued the stores waits for them.
+    emitIf(isLeader(), [&] {
+      NVVM::CpAsyncBulkWaitGroupOp::create(b, loc(), b.getI32IntegerAttr(0),
+                                           b.getUnitAttr());
+    });
+    break;
+  }
+  if (op.getBarrier())
     emitBarrier();
+  return success();
 }
 
 LogicalResult KernelEmitter::lowerCopy(CopyOp op) {

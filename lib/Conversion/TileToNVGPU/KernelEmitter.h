@@ -136,6 +136,7 @@ private:
   LogicalResult lowerFor(scf::ForOp op);
   LogicalResult lowerGemm(GemmOp op);
   LogicalResult lowerMmaWait(MmaWaitOp op);
+  LogicalResult lowerCopyWait(CopyWaitOp op);
   LogicalResult lowerFill(FillOp op);
   LogicalResult lowerCopy(CopyOp op);
   LogicalResult lowerAtomic(AtomicOp op);
@@ -153,23 +154,6 @@ private:
   void emitTmaStore(CopyOp copy);
   /// A global row into a row of a shared tile, with cp.async (copy_c6).
   LogicalResult lowerAsyncRowCopy(CopyOp op);
-  /// Before `reader` reads (or writes) `tile` in place: if row copies into
-  /// it may be in flight, waits for them all and synchronises the block.
-  void waitAsyncCopies(Value tile, Operation *reader);
-  /// Waits, in each thread, for its row copies (cp.async.wait_group 0).
-  void emitAsyncCopyWait();
-  /// Whether a row copy into `tile` sits inside `scope`.
-  bool sharedTileRowCopiedWithin(Value tile, Operation *scope);
-  /// Whether a read of `tile` may run before `write`: lowered already, or
-  /// in a loop around `write`.
-  bool sharedTileMayBeRead(Value tile, Operation *write);
-  /// Whether a TMA store issued before `write` (earlier in the kernel, or
-  /// in an earlier iteration of an enclosing loop) may still read `tile`.
-  bool tmaStoreMayRead(Value tile, Operation *write);
-  /// Waits, in one thread, until every TMA store issued so far has read its
-  /// shared tile; with `sync`, the block then synchronises, so that any
-  /// thread may write the tiles.
-  void emitTmaStoreReadWait(bool sync);
   /// Waits for all outstanding wgmma groups, threading the registers of the
   /// given accumulators through the wait so nothing reads them early.
   void emitWgmmaWait(int64_t pending, ArrayRef<Value> accumulators);
@@ -199,12 +183,6 @@ private:
   Value sharedAddr; ///< i64 shared-window address of sharedBase
   Value
       currentStage; ///< the ring slot of the pipelined iteration being lowered
-  /// Shared tiles whose TMA stores have been lowered so far.
-  DenseSet<Value> storedTiles;
-  /// Shared tiles with row copies (cp.async) that may still be in flight.
-  llvm::SetVector<Value> asyncFilledTiles;
-  /// Shared tiles read in place by the code lowered so far.
-  DenseSet<Value> readTiles;
 };
 
 /// Name of the gpu.module that holds every lowered kernel, and of the extern

@@ -154,11 +154,6 @@ void noteUnrecomputable(InFlightDiagnostic &&diag, Operation *bad);
 /// takes `v` as an operand.
 bool usedWithin(Value v, Operation *scope, Operation *except = nullptr);
 
-/// Whether a loop around `op` inside its tile.kernel holds a user of `v`
-/// that `match` accepts: one that runs again before `op`'s next run.
-bool usedInLoopAround(Value v, Operation *op,
-                      llvm::function_ref<bool(Operation *)> match);
-
 } // namespace mlir::tile
 
 #endif // TILE_LIB_CONVERSION_TILETONVGPU_KERNELPLAN_H

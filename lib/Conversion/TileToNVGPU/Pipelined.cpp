@@ -125,14 +125,6 @@ LogicalResult KernelEmitter::lowerPipelined(PipelinedOp op) {
   // a later iteration.
   Value lb = map.lookup(op.getLower()), ub = map.lookup(op.getUpper());
   Value step = map.lookup(op.getStep());
-  // Row copies still in flight into a tile the body reads but does not
-  // copy into again: waited for once, before the loop, instead of at the
-  // read in every iteration (one wait completes every tile's copies).
-  const Value *readInLoop = llvm::find_if(asyncFilledTiles, [&](Value tile) {
-    return !sharedTileRowCopiedWithin(tile, op) && usedWithin(tile, op);
-  });
-  if (readInLoop != asyncFilledTiles.end())
-    waitAsyncCopies(*readInLoop, op);
   if (op.isWarpSpecialized())
     return lowerConsumerLoop(op); // planned with loads, at the kernel's top
   if (loads.empty()) {

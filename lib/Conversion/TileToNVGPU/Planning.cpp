@@ -8,6 +8,7 @@
 
 #include "KernelPlanner.h"
 #include "SM90.h"
+#include "tile/Dialect/Tile/Transforms/Passes.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -84,6 +85,10 @@ FailureOr<KernelPlan> tile::planKernel(KernelOp kernel, int64_t sharedLimit) {
 }
 
 LogicalResult KernelPlanner::run() {
+  // The emitter decides no wait: they are all in the IR.
+  if (!kernel->hasAttr(kWaitsPlannedAttr))
+    return kernel.emitOpError("has no planned waits; run tile-plan-waits "
+                              "before lowering it");
   plan.argumentAccess = getArgumentAccess(kernel);
   if (failed(checkScalarTypes(kernel)) || failed(checkElementBytes(kernel)) ||
       failed(planRegions()) || failed(planSharedTiles()) ||
@@ -139,18 +144,6 @@ LogicalResult KernelPlanner::planPipelined() {
   return failure(walk.wasInterrupted());
 }
 
-bool tile::usedInLoopAround(Value v, Operation *op,
-                            llvm::function_ref<bool(Operation *)> match) {
-  for (Operation *loop = op->getParentOp(); !isa<KernelOp>(loop);
-       loop = loop->getParentOp())
-    if (isa<PipelinedOp, LoopLikeOpInterface>(loop) &&
-        llvm::any_of(v.getUsers(), [&](Operation *user) {
-          return loop->isAncestor(user) && match(user);
-        }))
-      return true;
-  return false;
-}
-
 bool tile::usedWithin(Value v, Operation *scope, Operation *except) {
   return llvm::any_of(v.getUsers(), [&](Operation *user) {
     return user != except && scope->isAncestor(user);
@@ -159,10 +152,7 @@ bool tile::usedWithin(Value v, Operation *scope, Operation *except) {
 
 bool tile::isTmaLoad(CopyOp copy) { return copy.isTileLoad(); }
 
-bool tile::isTmaStore(CopyOp copy) {
-  return isa<SharedType>(copy.getSource().getType()) &&
-         isa<MemRefType>(copy.getDest().getType());
-}
+bool tile::isTmaStore(CopyOp copy) { return copy.isTileStore(); }
 
 /// The stage count of each shared tile is that of the pipelined loop whose
 /// copies fill it; each such copy reads a kernel argument through TMA.
@@ -530,9 +520,6 @@ LogicalResult KernelPlanner::planGemms() {
                   Twine(sm90::kWgmmaMaxN) + " for wgmma");
     if (gemm.getTransposeA())
       return fail("transpose_a is not lowered on sm_90a; store A as M x K");
-    if (!isa_and_present<MmaWaitOp>(gemm->getNextNode()))
-      return fail("is not followed by the wait for its tensor-core group; "
-                  "run tile-plan-waits first");
     auto alloc = gemm.getC().getDefiningOp<AllocFragmentOp>();
     auto mma = alloc && alloc.getLayout()
                    ? dyn_cast<MmaLayoutAttr>(*alloc.getLayout())

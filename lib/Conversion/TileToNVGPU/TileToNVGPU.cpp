@@ -128,6 +128,7 @@ const KernelEmitter::OpEmitter *KernelEmitter::emitterOf(Operation *op) {
       entry<PipelinedOp, &KernelEmitter::lowerPipelined>(),
       entry<GemmOp, &KernelEmitter::lowerGemm>(),
       entry<MmaWaitOp, &KernelEmitter::lowerMmaWait>(),
+      entry<CopyWaitOp, &KernelEmitter::lowerCopyWait>(),
       entry<FillOp, &KernelEmitter::lowerFill>(),
       entry<CopyOp, &KernelEmitter::lowerCopy>(),
       entry<AtomicOp, &KernelEmitter::lowerAtomic>(),
@@ -294,18 +295,7 @@ LogicalResult KernelEmitter::emit() {
   bindArguments(firstParam, tensorMapParams);
   emitKernelState();
 
-  auto body = [&]() -> LogicalResult {
-    if (failed(lowerBlock(kernel.getBodyBlock())))
-      return failure();
-    // Shared memory must outlive the TMA stores that read it, and the row
-    // copies that write it (a copy nothing read yet would otherwise land in
-    // the shared memory of the block that runs next).
-    if (!plan.tmaStoreSources.empty())
-      emitTmaStoreReadWait(/*sync=*/false);
-    if (!asyncFilledTiles.empty())
-      emitAsyncCopyWait();
-    return success();
-  };
+  auto body = [&] { return lowerBlock(kernel.getBodyBlock()); };
   if (failed(plan.warpSpecialization.enabled() ? emitWarpSpecialized(body)
                                                : body()))
     return failure();

@@ -3,8 +3,8 @@
 // RUN: not tile-opt %S/../../../kernels/gemm.mlir --tile-resources='kernels=gemm_f16 bind=BK=128' 2>&1 | FileCheck %s --check-prefix=OVER
 // RUN: tile-opt %S/../../../kernels/gemm.mlir --tile-resources='kernels=gemm_f16 bind=WS=true' | FileCheck %s --check-prefix=WS
 // RUN: tile-opt %S/../../../kernels/gemm.mlir --tile-resources='kernels=gemm_f16 bind=WS=true,BM=64,BN=128,THREADS=128' | FileCheck %s --check-prefix=WS1
-// RUN: tile-opt %s --tile-estimate-resources -split-input-file -verify-diagnostics
-// RUN: not tile-opt %s --tile-estimate-resources -split-input-file 2>&1 | FileCheck %s --check-prefix=ROW
+// RUN: tile-opt %s --tile-plan-waits --tile-estimate-resources -split-input-file -verify-diagnostics
+// RUN: not tile-opt %s --tile-plan-waits --tile-estimate-resources -split-input-file 2>&1 | FileCheck %s --check-prefix=ROW
 
 // The plan's shared memory, all stages counted: 3 x (128x64 + 64x256) x 2
 // bytes, and the 128x256 x 2 bytes of the C tile the TMA stores read; the

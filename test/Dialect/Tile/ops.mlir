@@ -37,6 +37,10 @@ tile.kernel @all_ops(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf3
   tile.mma_wait 1, %sq, %acc : !tile.fragment<64x64xf32>, !tile.fragment<64x128xf32>
   // CHECK: tile.mma_wait 0{{$}}
   tile.mma_wait 0
+  // CHECK: tile.copy_wait rows barrier
+  tile.copy_wait rows barrier
+  // CHECK: tile.copy_wait store_reads{{$}}
+  tile.copy_wait store_reads
   // CHECK: tile.reduce max %{{.*}} -> %{{.*}} {clear, dim = 1 : i64} : !tile.fragment<64x128xf32> -> !tile.fragment<64xf32>
   tile.reduce max %acc -> %row {dim = 1 : i64, clear} : !tile.fragment<64x128xf32> -> !tile.fragment<64xf32>
   // CHECK: tile.parallel ins(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}[0] : !tile.fragment<64x128xf32>, !tile.fragment<64xf32>) outs(%{{.*}} = %{{.*}} : !tile.fragment<64x128xf32>) {

@@ -15,6 +15,7 @@
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -31,6 +32,18 @@ bool tile::holdsTileOps(Operation *op) {
     if (walk.wasInterrupted())
       return true;
   }
+  return false;
+}
+
+bool tile::usedInLoopAround(Value v, Operation *op,
+                            llvm::function_ref<bool(Operation *)> match) {
+  for (Operation *loop = op->getParentOp(); !isa<KernelOp>(loop);
+       loop = loop->getParentOp())
+    if (isa<PipelinedOp, LoopLikeOpInterface>(loop) &&
+        llvm::any_of(v.getUsers(), [&](Operation *user) {
+          return loop->isAncestor(user) && match(user);
+        }))
+      return true;
   return false;
 }
 
@@ -431,6 +444,11 @@ LogicalResult AtomicOp::verify() {
 bool CopyOp::isTileLoad() {
   return isa<MemRefType>(getSource().getType()) &&
          isa<SharedType>(getDest().getType()) && getDestOffsets().empty();
+}
+
+bool CopyOp::isTileStore() {
+  return isa<SharedType>(getSource().getType()) &&
+         isa<MemRefType>(getDest().getType());
 }
 
 bool CopyOp::isRowLoad() {

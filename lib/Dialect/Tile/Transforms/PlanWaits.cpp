@@ -1,15 +1,18 @@
 //===- PlanWaits.cpp - Place the waits for tensor-core groups -----------===//
 //
-// Where a tensor-core group is waited for is decided here, on the tile IR,
-// and written as tile.mma_wait ops: the lowering emits the waits it finds
-// and tracks nothing. The walk follows each kernel body in the order the
-// code runs, with the accumulators whose group may still be in flight.
+// Every wait of a kernel is decided here, on the tile IR: for tensor-core
+// groups (tile.mma_wait), for row copies and for the shared-tile reads of
+// TMA stores (tile.copy_wait), and the barrier before a row copy overwrites
+// a tile that threads may still read (gpu.barrier). The lowering emits the
+// waits it finds and tracks nothing. Each walk follows a kernel body in the
+// order the code runs, with what may still be in flight.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 
@@ -162,13 +165,194 @@ void MmaWaitPlanner::planPipelined(PipelinedOp op) {
 }
 
 namespace {
+/// The waits for row copies and for TMA stores' reads of their tiles, and
+/// the barriers before a row copy overwrites a tile being read.
+class CopyWaitPlanner {
+public:
+  explicit CopyWaitPlanner(KernelOp kernel);
+  void planKernel();
+
+private:
+  void planBlock(Block &block);
+  void planBranch(scf::IfOp op);
+  void planRowCopy(CopyOp op);
+  /// A copy between a fragment and `tile`, in place: `store` writes it.
+  void planTileAccess(CopyOp op, Value tile, bool store);
+  void planPipelined(PipelinedOp op);
+  /// Before `op`, which reads or writes `tile` in place: waits for the row
+  /// copies if some into `tile` may be in flight, and synchronises.
+  void waitForRows(Value tile, Operation *op);
+  /// Whether a TMA store issued before `write` (earlier in the kernel, or
+  /// later in a loop around it) may still be reading `tile`.
+  bool storeMayRead(Value tile, Operation *write);
+  /// Whether a reader of `tile` may run before `write`: one planned
+  /// already, or one in a loop around `write`.
+  bool mayBeRead(Value tile, Operation *write);
+  void wait(Location loc, CopyWaitKind kind, bool barrier);
+
+  KernelOp kernel;
+  OpBuilder b;
+  /// Shared tiles that a TMA store reads.
+  llvm::SetVector<Value> storeSources;
+  /// Shared tiles with a TMA store before this point.
+  DenseSet<Value> stored;
+  /// Shared tiles whose row copies may still be in flight.
+  llvm::SetVector<Value> inFlight;
+  /// Shared tiles read or written in place before this point.
+  DenseSet<Value> accessed;
+};
+} // namespace
+
+/// Whether `user` is a row copy into `tile`.
+static bool rowCopiesInto(Operation *user, Value tile) {
+  auto copy = dyn_cast<CopyOp>(user);
+  return copy && copy.isRowLoad() && copy.getDest() == tile;
+}
+
+CopyWaitPlanner::CopyWaitPlanner(KernelOp kernel)
+    : kernel(kernel), b(kernel.getContext()) {
+  kernel.walk([&](CopyOp copy) {
+    if (copy.isTileStore())
+      storeSources.insert(copy.getSource());
+  });
+}
+
+void CopyWaitPlanner::wait(Location loc, CopyWaitKind kind, bool barrier) {
+  CopyWaitOp::create(b, loc, kind, barrier);
+}
+
+/// Shared memory must outlive the TMA stores that read it, and the row
+/// copies that write it (a copy nothing read yet would otherwise land in the
+/// shared memory of the block that runs next).
+void CopyWaitPlanner::planKernel() {
+  Block &body = kernel.getBodyBlock();
+  planBlock(body);
+  b.setInsertionPoint(body.getTerminator());
+  if (!storeSources.empty())
+    wait(kernel.getLoc(), CopyWaitKind::store_reads, /*barrier=*/false);
+  if (!inFlight.empty())
+    wait(kernel.getLoc(), CopyWaitKind::rows, /*barrier=*/false);
+}
+
+void CopyWaitPlanner::planBlock(Block &block) {
+  for (Operation &op : llvm::make_early_inc_range(block)) {
+    if (auto copy = dyn_cast<CopyOp>(op)) {
+      Value src = copy.getSource(), dst = copy.getDest();
+      if (copy.isRowLoad())
+        planRowCopy(copy);
+      else if (copy.isTileStore())
+        stored.insert(src);
+      else if (isa<FragmentType>(src.getType()) &&
+               isa<SharedType>(dst.getType()))
+        planTileAccess(copy, dst, /*store=*/true);
+      else if (isa<SharedType>(src.getType()) &&
+               isa<FragmentType>(dst.getType()))
+        planTileAccess(copy, src, /*store=*/false);
+    } else if (auto branch = dyn_cast<scf::IfOp>(op);
+               branch && holdsTileOps(branch)) {
+      planBranch(branch);
+    } else if (auto loop = dyn_cast<scf::ForOp>(op);
+               loop && holdsTileOps(loop)) {
+      planBlock(*loop.getBody());
+    } else if (auto pipelined = dyn_cast<PipelinedOp>(op)) {
+      planPipelined(pipelined);
+    }
+  }
+}
+
+/// Row copies may be in flight after the scf.if if they may be on either
+/// path: a wait in one branch does not complete the other's.
+void CopyWaitPlanner::planBranch(scf::IfOp op) {
+  llvm::SetVector<Value> before = inFlight;
+  planBlock(op.getThenRegion().front());
+  llvm::SetVector<Value> afterThen = inFlight;
+  inFlight = before;
+  if (!op.getElseRegion().empty())
+    planBlock(op.getElseRegion().front());
+  inFlight.insert(afterThen.begin(), afterThen.end());
+}
+
+/// A row copy does not wait: its group lands later. Threads may still read
+/// the row from before (in program order, or in an earlier iteration of an
+/// enclosing loop), so it first synchronises them.
+void CopyWaitPlanner::planRowCopy(CopyOp op) {
+  if (mayBeRead(op.getDest(), op)) {
+    b.setInsertionPoint(op);
+    gpu::BarrierOp::create(b, op.getLoc());
+  }
+  inFlight.insert(op.getDest());
+}
+
+/// A write to a tile waits until the TMA stores issued before have read it;
+/// any access waits for the row copies into it.
+void CopyWaitPlanner::planTileAccess(CopyOp op, Value tile, bool store) {
+  b.setInsertionPoint(op);
+  if (store && storeMayRead(tile, op))
+    wait(op.getLoc(), CopyWaitKind::store_reads, /*barrier=*/true);
+  waitForRows(tile, op);
+}
+
+/// Row copies still in flight into a tile the body reads but does not copy
+/// into again are waited for once, before the loop, instead of at the read
+/// in every iteration (one wait completes every tile's copies).
+void CopyWaitPlanner::planPipelined(PipelinedOp op) {
+  const Value *readInLoop = llvm::find_if(inFlight, [&](Value tile) {
+    bool copiedWithin = llvm::any_of(tile.getUsers(), [&](Operation *user) {
+      return rowCopiesInto(user, tile) && op->isAncestor(user);
+    });
+    bool usedWithin = llvm::any_of(
+        tile.getUsers(), [&](Operation *user) { return op->isAncestor(user); });
+    return !copiedWithin && usedWithin;
+  });
+  if (readInLoop != inFlight.end()) {
+    b.setInsertionPoint(op);
+    waitForRows(*readInLoop, op);
+  }
+  planBlock(op.getBody().front());
+}
+
+void CopyWaitPlanner::waitForRows(Value tile, Operation *op) {
+  accessed.insert(tile);
+  bool pending = inFlight.contains(tile) ||
+                 usedInLoopAround(tile, op, [&](Operation *user) {
+                   return rowCopiesInto(user, tile);
+                 });
+  if (!pending)
+    return;
+  wait(op->getLoc(), CopyWaitKind::rows, /*barrier=*/true);
+  inFlight.clear(); // every group is complete
+}
+
+bool CopyWaitPlanner::storeMayRead(Value tile, Operation *write) {
+  if (!storeSources.contains(tile))
+    return false;
+  if (stored.contains(tile))
+    return true;
+  // In a loop, a store after the write reads the tile before the write's
+  // next iteration.
+  return usedInLoopAround(tile, write, [](Operation *user) {
+    auto copy = dyn_cast<CopyOp>(user);
+    return copy && copy.isTileStore();
+  });
+}
+
+bool CopyWaitPlanner::mayBeRead(Value tile, Operation *write) {
+  return accessed.contains(tile) ||
+         usedInLoopAround(tile, write, [&](Operation *user) {
+           auto copy = dyn_cast<CopyOp>(user);
+           return user != write && (!copy || copy.getSource() == tile);
+         });
+}
+
+namespace {
 struct PlanWaitsPass : tile::impl::TilePlanWaitsBase<PlanWaitsPass> {
   void runOnOperation() override {
     for (KernelOp kernel : getOperation().getOps<KernelOp>()) {
-      bool planned = false;
-      kernel.walk([&](MmaWaitOp) { planned = true; });
-      if (!planned)
-        MmaWaitPlanner(&getContext()).planBlock(kernel.getBodyBlock());
+      if (kernel->hasAttr(kWaitsPlannedAttr))
+        continue;
+      MmaWaitPlanner(&getContext()).planBlock(kernel.getBodyBlock());
+      CopyWaitPlanner(kernel).planKernel();
+      kernel->setAttr(kWaitsPlannedAttr, UnitAttr::get(&getContext()));
     }
   }
 };

@@ -2,8 +2,10 @@
 // Idempotent: a kernel that holds its waits is left as it is.
 // RUN: tile-opt %s --split-input-file --tile-plan-waits --tile-plan-waits | FileCheck %s
 
-// A gemm outside a loop completes its group at once.
+// A gemm outside a loop completes its group at once. Each kernel planned
+// is marked so.
 // CHECK-LABEL: tile.kernel @completed
+// CHECK-SAME: attributes {tile.waits_planned}
 // CHECK: tile.gemm
 // CHECK-NEXT: tile.mma_wait 0, %[[ACC:.*]] : !tile.fragment<64x64xf32>
 // CHECK-NEXT: tile.copy %[[ACC]] ->
@@ -168,12 +170,14 @@ tile.kernel @warp_specialized(%A: memref<?x?xf16>) grid [1] threads 128 {
 
 // -----
 
-// A kernel whose waits are written already is left as it is.
+// A kernel whose waits are planned already is left as it is.
 // CHECK-LABEL: tile.kernel @planned
+// CHECK-SAME: attributes {tile.waits_planned}
 // CHECK: tile.gemm
 // CHECK-NEXT: tile.mma_wait 0
-// CHECK-NOT: tile.mma_wait
-tile.kernel @planned(%A: memref<?x?xf16>) grid [1] threads 128 {
+// CHECK-NEXT: tile.gemm
+// CHECK-NEXT: }
+tile.kernel @planned(%A: memref<?x?xf16>) grid [1] threads 128 attributes {tile.waits_planned} {
   %c0 = arith.constant 0 : index
   %a = tile.alloc_shared : !tile.shared<64x64xf16>
   %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
@@ -182,4 +186,75 @@ tile.kernel @planned(%A: memref<?x?xf16>) grid [1] threads 128 {
   tile.gemm %a, %a, %acc : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
   tile.mma_wait 0
   tile.gemm %a, %a, %acc2 : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
+}
+
+// -----
+
+// Row copies land in the background: the first read of the tile waits for
+// them and synchronises; a row copy into a tile that was read follows a
+// barrier; and the kernel does not end with copies in flight.
+// CHECK-LABEL: tile.kernel @row_copies
+// CHECK: tile.copy %{{.*}} -> %[[ROWS:.*]][%{{.*}}, %{{.*}}] :
+// CHECK-NEXT: tile.copy_wait rows barrier
+// CHECK-NEXT: tile.copy %[[ROWS]] -> %{{.*}} :
+// CHECK-NEXT: gpu.barrier
+// CHECK-NEXT: tile.copy %{{.*}} -> %[[ROWS]][%{{.*}}, %{{.*}}] :
+// CHECK-NEXT: tile.copy_wait rows{{$}}
+// CHECK-NEXT: }
+tile.kernel @row_copies(%X: memref<?x?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %rows = tile.alloc_shared : !tile.shared<8x64xf16>
+  %x = tile.alloc_fragment : !tile.fragment<8x64xf32>
+  tile.copy %X[%c0, %c0] -> %rows[%c0, %c0] : memref<?x?xf16> -> !tile.shared<8x64xf16>
+  tile.copy %rows -> %x : !tile.shared<8x64xf16> -> !tile.fragment<8x64xf32>
+  tile.copy %X[%c1, %c0] -> %rows[%c1, %c0] : memref<?x?xf16> -> !tile.shared<8x64xf16>
+}
+
+// -----
+
+// A wait in one branch does not complete the row copies of the path that
+// skips it: the read after the scf.if waits again.
+// CHECK-LABEL: tile.kernel @rows_after_branch
+// CHECK: scf.if
+// CHECK-NEXT: tile.copy_wait rows barrier
+// CHECK: }
+// CHECK-NEXT: tile.copy_wait rows barrier
+// CHECK-NEXT: tile.copy
+tile.kernel @rows_after_branch(%X: memref<?x?xf16>, %n: i32) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c0_i32 = arith.constant 0 : i32
+  %p = arith.cmpi sgt, %n, %c0_i32 : i32
+  %rows = tile.alloc_shared : !tile.shared<8x64xf16>
+  %x = tile.alloc_fragment : !tile.fragment<8x64xf32>
+  tile.copy %X[%c0, %c0] -> %rows[%c0, %c0] : memref<?x?xf16> -> !tile.shared<8x64xf16>
+  scf.if %p {
+    tile.copy %rows -> %x : !tile.shared<8x64xf16> -> !tile.fragment<8x64xf32>
+  }
+  tile.copy %rows -> %x : !tile.shared<8x64xf16> -> !tile.fragment<8x64xf32>
+}
+
+// -----
+
+// A tile that a TMA store reads is written again only after the stores
+// issued before have read it, here those of the previous iteration; the
+// kernel ends by waiting for the stores' reads.
+// CHECK-LABEL: tile.kernel @store_reads
+// CHECK: scf.for
+// CHECK-NEXT: tile.copy_wait store_reads barrier
+// CHECK-NEXT: tile.copy %{{.*}} -> %[[S:.*]] : !tile.fragment
+// CHECK-NEXT: tile.copy %[[S]] -> %{{.*}}[
+// CHECK-NEXT: }
+// CHECK-NEXT: tile.copy_wait store_reads{{$}}
+// CHECK-NEXT: }
+tile.kernel @store_reads(%C: memref<?x?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %s = tile.alloc_shared : !tile.shared<64x64xf16>
+  %x = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  scf.for %i = %c0 to %c4 step %c1 {
+    tile.copy %x -> %s : !tile.fragment<64x64xf32> -> !tile.shared<64x64xf16>
+    tile.copy %s -> %C[%i, %c0] : !tile.shared<64x64xf16> -> memref<?x?xf16>
+  }
 }

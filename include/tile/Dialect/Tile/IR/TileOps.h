@@ -23,6 +23,11 @@
 namespace mlir::tile {
 /// Whether a region of `op` holds an operation of the tile dialect.
 bool holdsTileOps(Operation *op);
+
+/// Whether a loop around `op` inside its tile.kernel holds a user of `v`
+/// that `match` accepts: one that runs again before `op`'s next run.
+bool usedInLoopAround(Value v, Operation *op,
+                      llvm::function_ref<bool(Operation *)> match);
 } // namespace mlir::tile
 
 #endif // TILE_DIALECT_TILE_IR_TILEOPS_H

@@ -38,6 +38,11 @@ def Tile_AtomicKind : I32EnumAttr<"AtomicKind", "an atomic combine", [
   let cppNamespace = "::mlir::tile";
 }
 
+def Tile_CopyWaitKind : I32EnumAttr<"CopyWaitKind", "asynchronous copies", [
+    I32EnumAttrCase<"rows", 0>, I32EnumAttrCase<"store_reads", 1>]> {
+  let cppNamespace = "::mlir::tile";
+}
+
 def Tile_GlobalMemRef : MemRefRankOf<[AnyType], [1, 2, 3, 4]>;
 
 // A size held in an attribute: an integer, or a reference to an integer
@@ -443,6 +448,8 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
   let extraClassDeclaration = [{
     /// A copy from global memory into a whole shared tile.
     bool isTileLoad();
+    /// A copy of a whole shared tile to global memory.
+    bool isTileStore();
     /// A copy from global memory into rows of a shared tile, at the dest
     /// offsets (copy_c6).
     bool isRowLoad();
@@ -546,7 +553,8 @@ def Tile_GemmOp : Tile_Op<"gemm"> {
   let hasVerifier = 1;
 }
 
-def Tile_MmaWaitOp : Tile_Op<"mma_wait"> {
+def Tile_MmaWaitOp : Tile_Op<"mma_wait",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "waits for the tensor-core groups in flight";
   let description = [{
     Waits until at most `pending` of the tensor-core groups that this
@@ -574,6 +582,31 @@ def Tile_MmaWaitOp : Tile_Op<"mma_wait"> {
     $pending (`,` $accumulators^ `:` type($accumulators))? attr-dict
   }];
   let hasVerifier = 1;
+}
+
+def Tile_CopyWaitOp : Tile_Op<"copy_wait",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "waits for the asynchronous copies issued so far";
+  let description = [{
+    `rows`: every row copy into a shared tile (copy_c6) issued so far has
+    landed (`cp.async.wait_group 0` in each thread). `store_reads`: every
+    copy from a shared tile to global memory issued so far has read its tile
+    (`cp.async.bulk.wait_group.read 0` in the thread that issued them), so
+    the tile may be written again. With `barrier`, the computing threads
+    then synchronise, so that any of them may touch the tiles.
+
+    `tile-plan-waits` places every wait; the lowering emits the ones it
+    finds and decides none itself.
+
+    Example:
+    ```mlir
+    tile.copy %X[%r, %c0] -> %rows[%k, %c0] : memref<?x?xf16> -> !tile.shared<8x1024xf16>
+    tile.copy_wait rows barrier
+    tile.copy %rows -> %x : !tile.shared<8x1024xf16> -> !tile.fragment<8x1024xf32>
+    ```
+  }];
+  let arguments = (ins Tile_CopyWaitKind:$kind, UnitAttr:$barrier);
+  let assemblyFormat = "$kind (`barrier` $barrier^)? attr-dict";
 }
 
 def Tile_ReduceOp : Tile_Op<"reduce"> {

@@ -23,6 +23,10 @@ void addTilePreparationPasses(OpPassManager &pm);
 FailureOr<KernelOp> specializeKernel(KernelOp generic, DictionaryAttr bindings,
                                      StringRef name, Operation *origin);
 
+/// Set by tile-plan-waits on each kernel whose waits it placed; the lowering
+/// refuses a kernel without it.
+inline constexpr llvm::StringLiteral kWaitsPlannedAttr = "tile.waits_planned";
+
 /// Set by tile-plan-waits on a warp-specialised tile.pipelined loop of
 /// several stages whose tensor-core groups are still running when an
 /// iteration ends: each stage is released one iteration late, once the

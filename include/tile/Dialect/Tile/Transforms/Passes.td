@@ -135,7 +135,8 @@ def TileKeepGemmsInFlight : Pass<"tile-keep-gemms-in-flight", "ModuleOp"> {
 }
 
 def TilePlanWaits : Pass<"tile-plan-waits", "ModuleOp"> {
-  let summary = "Place every wait for the tensor-core groups in flight";
+  let summary = "Place every wait of each kernel in the IR";
+  let dependentDialects = ["gpu::GPUDialect"];
   let description = [{
     Runs after `tile-keep-gemms-in-flight`. Walks each kernel's body in the
     order it runs, tracking the accumulators whose tensor-core group may
@@ -152,8 +153,23 @@ def TilePlanWaits : Pass<"tile-plan-waits", "ModuleOp"> {
       once), and after every `tile.pipelined` loop.
     A warp-specialised loop of several stages whose groups are still in
     flight at the end of an iteration gets `tile.mma_in_flight_at_end`: its
-    consumers release a stage one iteration late. Kernels that already hold
-    a `tile.mma_wait` are left as they are.
+    consumers release a stage one iteration late.
+
+    For copies that complete in the background, with `tile.copy_wait`:
+    - `rows barrier` before a copy between a fragment and a shared tile
+      into which row copies (copy_c6) may be in flight, earlier in the
+      kernel or later in a loop around it; once before a `tile.pipelined`
+      loop for a tile the loop reads but does not copy rows into;
+    - `store_reads barrier` before a write to a shared tile that a copy to
+      global memory issued before may still be reading;
+    - at the end of the kernel, `store_reads` when it stores tiles and
+      `rows` when row copies may be in flight, so that shared memory
+      outlives them.
+    A row copy into a tile that threads may still be reading follows a
+    `gpu.barrier`.
+
+    Each kernel it plans gets `tile.waits_planned`; a kernel that has it is
+    left as it is, and `convert-tile-to-nvgpu` refuses one that does not.
 
     Before:
     ```mlir
