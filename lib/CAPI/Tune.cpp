@@ -136,7 +136,7 @@ MlirLogicalResult mlirTileEnumerateCandidates(
   if (!argShapes.empty())
     if (std::string why = space->checkSignature(argShapes); !why.empty())
       return fail(why);
-  TuningLimits limits{getMaxSharedBytesSM90(), 1024};
+  TuningLimits limits{getMaxSharedBytes(kDefaultChip), 1024};
   if (cLimits && cLimits->sharedBytes > 0)
     limits.sharedBytes = cLimits->sharedBytes;
   if (cLimits && cLimits->threads > 0)

@@ -353,7 +353,8 @@ TuningSpace::evaluate(DictionaryAttr config, const TuningLimits &limits,
   addTilePreparationPasses(pm);
   FailureOr<KernelResources> planned = failure();
   if (succeeded(kernel) && succeeded(pm.run(*scratch)))
-    planned = planKernelResources(*kernel, /*sharedLimit=*/INT64_MAX);
+    planned = planKernelResources(*kernel, kDefaultChip,
+                                  /*sharedLimit=*/INT64_MAX);
   if (failed(planned)) {
     c.status = CandidateStatus::Refused;
     c.message =

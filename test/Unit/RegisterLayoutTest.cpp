@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "RegisterLayout.h"
+#include "TileTarget.h"
 
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 
@@ -36,7 +37,7 @@ protected:
     Attribute a = parseAttribute(attr, &ctx);
     EXPECT_TRUE(a) << attr.str();
     FailureOr<RegisterLayout> l =
-        RegisterLayout::get(a, shape, threads, module.get());
+        RegisterLayout::get(a, shape, threads, module.get(), *sm90);
     EXPECT_TRUE(succeeded(l)) << attr.str();
     return *l;
   }
@@ -59,6 +60,8 @@ protected:
 
   MLIRContext ctx;
   OwningOpRef<ModuleOp> module;
+  /// The accumulator layout (#tile.mma) is the target's: sm_90a's wgmma.
+  const TileTarget *sm90 = lookupTileTarget("sm_90a");
 };
 
 TEST_F(RegisterLayoutTest, MmaIsTheWgmmaAccumulator) {
@@ -154,9 +157,10 @@ TEST_F(RegisterLayoutTest, RefusesWhatDoesNotTile) {
   Attribute a = parseAttribute(
       "#tile.blocked<vector = 4, lanes = [32], warps = [4]>", &ctx);
   ScopedDiagnosticHandler quiet(&ctx, [](Diagnostic &) { return success(); });
-  EXPECT_TRUE(failed(RegisterLayout::get(a, {64}, 128, module.get())));
+  EXPECT_TRUE(failed(RegisterLayout::get(a, {64}, 128, module.get(), *sm90)));
   Attribute mma = parseAttribute("#tile.mma<warpgroups = 1>", &ctx);
-  EXPECT_TRUE(failed(RegisterLayout::get(mma, {64, 64}, 256, module.get())));
+  EXPECT_TRUE(
+      failed(RegisterLayout::get(mma, {64, 64}, 256, module.get(), *sm90)));
 }
 
 } // namespace

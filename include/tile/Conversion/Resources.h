@@ -39,14 +39,18 @@ struct KernelResources {
   std::string grid;
 };
 
-/// The most dynamic shared memory one block may use on sm_90a.
-int64_t getMaxSharedBytesSM90();
+/// The chip the tuner and the default pipelines compile for.
+inline constexpr llvm::StringLiteral kDefaultChip = "sm_90a";
 
-/// Plans specialised `kernel` for sm_90a as the lowering would, without
+/// The most dynamic shared memory one block may use on `chip`; 0 when no
+/// target is registered for it.
+int64_t getMaxSharedBytes(StringRef chip);
+
+/// Plans specialised `kernel` for `chip` as the lowering would, without
 /// emitting code, diagnosing at the op that is wrong what the lowering
 /// would refuse, shared memory over `sharedLimit` included (a tuner passes
 /// INT64_MAX and compares with the device it has).
-FailureOr<KernelResources> planKernelResources(KernelOp kernel,
+FailureOr<KernelResources> planKernelResources(KernelOp kernel, StringRef chip,
                                                int64_t sharedLimit);
 
 } // namespace mlir::tile

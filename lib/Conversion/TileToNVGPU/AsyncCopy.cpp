@@ -23,7 +23,6 @@
 #include "IndexArith.h"
 #include "KernelEmitter.h"
 #include "PredicatedAccess.h"
-#include "SM90.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -113,9 +112,9 @@ LogicalResult KernelEmitter::lowerAsyncRowCopy(CopyOp op) {
   auto srcType = cast<MemRefType>(op.getSource().getType());
   int64_t rank = srcType.getRank();
   Type elt = srcType.getElementType();
-  int64_t eltBytes = p.eltBytes;
+  int64_t eltBytes = p.eltBytes();
   int64_t perChunk = kChunkBytes / eltBytes;
-  int64_t chunks = p.cols * eltBytes / kChunkBytes;
+  int64_t chunks = p.cols() * eltBytes / kChunkBytes;
   auto c = [&](int64_t v) { return index(v); };
   auto i64c = [&](int64_t v) { return i64(v); };
 
@@ -144,7 +143,7 @@ LogicalResult KernelEmitter::lowerAsyncRowCopy(CopyOp op) {
 
   // Byte offset in the tile of the row's chunk q: its panel, then the
   // swizzled chunk within the panel's row.
-  SwizzledPanels layout = p.layout();
+  SwizzledPanels layout = p.layout;
   IndexArith arith{b, l, c};
   SwizzledPanels::RowTerms<IndexArith> rowTerms = layout.rowTerms(arith, row);
   auto offsetInTile = [&](Value q) -> Value {

@@ -45,8 +45,13 @@ static std::string gridRule(KernelOp kernel) {
 }
 
 FailureOr<KernelResources> tile::planKernelResources(KernelOp kernel,
+                                                     StringRef chip,
                                                      int64_t sharedLimit) {
-  FailureOr<KernelPlan> plan = planKernel(kernel, sharedLimit);
+  const TileTarget *target = lookupTileTarget(chip);
+  if (!target)
+    return kernel.emitOpError("no target is registered for chip '")
+           << chip << "'";
+  FailureOr<KernelPlan> plan = planKernel(kernel, *target, sharedLimit);
   if (failed(plan))
     return failure();
   KernelResources r;
@@ -67,7 +72,10 @@ FailureOr<KernelResources> tile::planKernelResources(KernelOp kernel,
   return r;
 }
 
-int64_t tile::getMaxSharedBytesSM90() { return sm90::kMaxDynamicSharedBytes; }
+int64_t tile::getMaxSharedBytes(StringRef chip) {
+  const TileTarget *target = lookupTileTarget(chip);
+  return target ? target->getMaxSharedBytes() : 0;
+}
 
 namespace {
 struct EstimateResourcesPass
@@ -79,14 +87,15 @@ struct EstimateResourcesPass
     for (KernelOp kernel : module.getOps<KernelOp>()) {
       if (failed(kernel.requireSpecialised(getArgument())))
         return signalPassFailure();
-      if (chip != "sm_90a") {
-        kernel.emitOpError("tile-estimate-resources targets sm_90a; chip '")
-            << chip << "' is not supported";
+      const TileTarget *target = lookupTileTarget(chip);
+      if (!target) {
+        kernel.emitOpError("tile-estimate-resources: chip '")
+            << chip << "' is not supported (no target is registered for it)";
         return signalPassFailure();
       }
       BindingsNote note(kernel);
       FailureOr<KernelResources> r =
-          planKernelResources(kernel, sm90::kMaxDynamicSharedBytes);
+          planKernelResources(kernel, chip, target->getMaxSharedBytes());
       if (failed(r))
         return signalPassFailure();
       Builder b(&getContext());

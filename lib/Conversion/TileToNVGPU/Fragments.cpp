@@ -10,7 +10,6 @@
 #include "IndexArith.h"
 #include "KernelEmitter.h"
 #include "PredicatedAccess.h"
-#include "SM90.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -424,7 +423,7 @@ void KernelEmitter::emitOneShotTmaCopy(CopyOp op) {
   });
   Value phase = arith::ConstantIntOp::create(b, l, 0, 1);
   nvgpu::MBarrierTryWaitParityOp::create(b, l, bars, phase,
-                                         index(sm90::kMbarrierTicks), index(0));
+                                         index(kMbarrierWaitTicks), index(0));
 }
 
 /// fragment <-> shared: each thread stores (or loads) its elements at their
@@ -444,7 +443,7 @@ LogicalResult KernelEmitter::copySharedFragment(CopyOp op, bool store) {
   const RegisterLayout &layout = f.layout; // 2-d, p single-stage (planCopies)
   Type t = cast<SharedType>(tile.getType()).getElementType();
   Type fragT = cast<FragmentType>(frag.getType()).getElementType();
-  int64_t eltBytes = p.eltBytes;
+  int64_t eltBytes = p.eltBytes();
   auto space =
       gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
   Value flat = memref::ViewOp::create(
@@ -472,7 +471,7 @@ LogicalResult KernelEmitter::copySharedFragment(CopyOp op, bool store) {
   for (int64_t r = 0; r < layout.numRegs(); r += v) {
     Value row = arith::AddIOp::create(b, l, rowT, c(layout.regOffset(r)[0]));
     Value col = arith::AddIOp::create(b, l, colT, c(layout.regOffset(r)[1]));
-    Value byte = p.layout().elementOffset(arith, row, col);
+    Value byte = p.layout.elementOffset(arith, row, col);
     Value idx = arith::DivUIOp::create(b, l, byte, c(eltBytes));
     if (!store) {
       SmallVector<Value> elements;
@@ -527,7 +526,7 @@ void KernelEmitter::emitTmaStore(CopyOp op) {
   for (Value v : op.getDestOffsets())
     offsets.push_back(map.lookup(v));
   emitIf(isLeader(), [&] {
-    for (int64_t panel = 0; panel < p.cols / p.panelCols(); ++panel) {
+    for (int64_t panel = 0; panel < p.cols() / p.panelCols(); ++panel) {
       Value view = sharedPanelView(op.getSource(), index(0), panel, t.rank);
       // TMA coordinates are innermost first; elements outside the tensor
       // are not written.

@@ -185,6 +185,10 @@ private:
       currentStage; ///< the ring slot of the pipelined iteration being lowered
 };
 
+/// The spin bound of one mbarrier try_wait attempt (the wait loops until
+/// the phase completes).
+constexpr int64_t kMbarrierWaitTicks = 10000000;
+
 /// Name of the gpu.module that holds every lowered kernel, and of the extern
 /// dynamic shared-memory symbol in it.
 constexpr llvm::StringLiteral kKernelModuleName = "tile_kernels";

@@ -86,7 +86,7 @@ std::string tile::kernelInfo(KernelOp kernel, const KernelPlan &plan) {
        << " " << t.rank << " box " << t.boxCols << " " << t.boxRows;
     for (int64_t d = 2; d < t.rank; ++d)
       os << " 1";
-    os << " swizzle " << sm90::kSwizzleBytes << "\n";
+    os << " swizzle " << t.swizzleBytes << "\n";
   }
   // Which memref arguments are outputs: a caller allocates what is written
   // and declares what is mutated.

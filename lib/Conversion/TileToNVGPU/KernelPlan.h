@@ -1,6 +1,6 @@
 //===- KernelPlan.h - What the lowering decided about a kernel --*- C++ -*-===//
 //
-// The sm_90a lowering of a tile.kernel first plans it on the tile IR:
+// The lowering of a tile.kernel first plans it on the tile IR, for a target:
 // where each shared tile lives, which TMA descriptors the kernel takes, how
 // each copy is lowered, the layout of each fragment, the reduction scratch,
 // the warp-specialised schedule. planKernel() returns that plan as a value
@@ -13,7 +13,7 @@
 
 #include "ArgumentAccess.h"
 #include "RegisterLayout.h"
-#include "SM90.h"
+#include "TileTarget.h"
 #include "tile/Dialect/Tile/IR/SwizzledPanels.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 
@@ -24,21 +24,19 @@
 namespace mlir::tile {
 
 /// Where a shared tile lives: `stages` copies of `stageBytes()` from `offset`
-/// in the dynamic shared memory. Each copy is stored as column panels of 128
-/// bytes per row (`panelCols()` elements), panel p at p * rows * 128 bytes,
-/// 128-byte swizzled.
+/// in the dynamic shared memory, each laid out as the target says: column
+/// panels of swizzled rows (`panelCols()` elements wide).
 struct SharedTilePlan {
   int64_t offset = 0;
-  int64_t rows = 0, cols = 0;
   int64_t stages = 1;
-  int64_t eltBytes = 0;
-  /// One stage's layout: panels of 128-byte swizzled rows.
-  SwizzledPanels layout() const {
-    return {rows, cols, eltBytes, sm90::kSwizzleBytes, sm90::kSwizzleAtomRows};
-  }
-  int64_t panelCols() const { return layout().panelCols(); }
-  int64_t panelBytes() const { return layout().panelBytes(); }
-  int64_t stageBytes() const { return layout().bytes(); }
+  /// One stage's layout (TileTarget::getSharedTileLayout).
+  SwizzledPanels layout;
+  int64_t rows() const { return layout.rows; }
+  int64_t cols() const { return layout.cols; }
+  int64_t eltBytes() const { return layout.eltBytes; }
+  int64_t panelCols() const { return layout.panelCols(); }
+  int64_t panelBytes() const { return layout.panelBytes(); }
+  int64_t stageBytes() const { return layout.bytes(); }
 };
 
 /// A TMA descriptor parameter of the kernel: over kernel argument `arg`, with
@@ -48,6 +46,8 @@ struct TensorMapPlan {
   int64_t rank = 2; ///< the memref's; the box is 1 in the outer dimensions
   Type elementType;
   int64_t boxCols = 0, boxRows = 0;
+  /// The swizzle of the shared tiles it copies, in bytes.
+  int64_t swizzleBytes = 0;
   /// The box as a shape, outermost first.
   SmallVector<int64_t> boxShape() const {
     SmallVector<int64_t> shape(rank - 2, 1);
@@ -120,10 +120,11 @@ struct KernelPlan {
   SmallVector<CopyOp> pipelinedLoads(PipelinedOp op, int64_t &txBytes) const;
 };
 
-/// Checks `kernel` and plans its lowering with at most `sharedLimit` bytes of
-/// dynamic shared memory; on failure, the diagnostics are at the ops.
-FailureOr<KernelPlan>
-planKernel(KernelOp kernel, int64_t sharedLimit = sm90::kMaxDynamicSharedBytes);
+/// Checks `kernel` and plans its lowering for `target`, with at most
+/// `sharedLimit` bytes of dynamic shared memory (the target's limit by
+/// default); on failure, the diagnostics are at the ops.
+FailureOr<KernelPlan> planKernel(KernelOp kernel, const TileTarget &target,
+                                 std::optional<int64_t> sharedLimit = {});
 
 /// Whether `op` is a tile op with an entry in the table of emitters.
 bool isEmitted(Operation *op);

@@ -18,8 +18,8 @@ namespace mlir::tile {
 
 class KernelPlanner {
 public:
-  KernelPlanner(KernelOp kernel, int64_t sharedLimit)
-      : kernel(kernel), sharedLimit(sharedLimit),
+  KernelPlanner(KernelOp kernel, const TileTarget &target, int64_t sharedLimit)
+      : kernel(kernel), target(target), sharedLimit(sharedLimit),
         threads(kernel.getThreadCount()) {
     plan.threads = threads;
   }
@@ -52,6 +52,7 @@ private:
   int64_t reserveShared(int64_t bytes);
 
   KernelOp kernel;
+  const TileTarget &target;
   int64_t sharedLimit;
   int64_t threads;
 };

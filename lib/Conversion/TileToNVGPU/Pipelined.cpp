@@ -21,7 +21,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelEmitter.h"
-#include "SM90.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -97,7 +96,7 @@ void KernelEmitter::emitPhaseWait(Value bars, Value slot, Value round) {
   Value parity = arith::IndexCastOp::create(
       b, l, b.getI1Type(), arith::RemUIOp::create(b, l, round, index(2)));
   nvgpu::MBarrierTryWaitParityOp::create(b, l, bars, parity,
-                                         index(sm90::kMbarrierTicks), slot);
+                                         index(kMbarrierWaitTicks), slot);
 }
 
 LogicalResult KernelEmitter::lowerIteration(PipelinedOp op, Value it, Value lb,

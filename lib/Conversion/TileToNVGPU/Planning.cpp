@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelPlanner.h"
-#include "SM90.h"
+#include "tile/Dialect/Tile/IR/TileHardware.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
@@ -77,8 +77,11 @@ static LogicalResult checkScalarTypes(KernelOp kernel) {
   return checkValueTypes(kernel, check);
 }
 
-FailureOr<KernelPlan> tile::planKernel(KernelOp kernel, int64_t sharedLimit) {
-  KernelPlanner planner(kernel, sharedLimit);
+FailureOr<KernelPlan> tile::planKernel(KernelOp kernel,
+                                       const TileTarget &target,
+                                       std::optional<int64_t> sharedLimit) {
+  KernelPlanner planner(kernel, target,
+                        sharedLimit.value_or(target.getMaxSharedBytes()));
   if (failed(planner.run()))
     return failure();
   return std::move(planner.plan);
@@ -222,27 +225,20 @@ LogicalResult KernelPlanner::planSharedTiles() {
   for (auto alloc : body.getOps<AllocSharedOp>()) {
     SharedType type = alloc.getType();
     if (type.getShape().size() != 2)
-      return alloc.emitOpError("sm_90a lowers 2-d shared tiles, got rank ")
+      return alloc.emitOpError()
+             << target.getChip() << " lowers 2-d shared tiles, got rank "
              << type.getShape().size();
+    int64_t rows = type.getShape()[0], cols = type.getShape()[1];
+    std::string why = target.checkSharedTile(rows, cols, type.getElementType());
+    if (!why.empty())
+      return alloc.emitOpError(why);
     SharedTilePlan p;
-    p.rows = type.getShape()[0];
-    p.cols = type.getShape()[1];
-    p.eltBytes = bytesOf(type.getElementType());
-    int64_t rowBytes = p.cols * p.eltBytes;
-    if (rowBytes % sm90::kSwizzleBytes != 0)
-      return alloc.emitOpError("a shared tile row (")
-             << p.cols << " x " << type.getElementType() << " = " << rowBytes
-             << " bytes) must be a multiple of the " << sm90::kSwizzleBytes
-             << "-byte swizzle width on sm_90a, e.g. "
-             << sm90::kSwizzleBytes / p.eltBytes << " elements";
-    if (p.rows % sm90::kSwizzleAtomRows != 0 || p.rows > sm90::kTmaMaxBoxDim)
-      return alloc.emitOpError("a shared tile has a multiple of ")
-             << sm90::kSwizzleAtomRows << " rows, at most "
-             << sm90::kTmaMaxBoxDim << " (one TMA box), got " << p.rows;
+    p.layout =
+        target.getSharedTileLayout(rows, cols, bytesOf(type.getElementType()));
     p.stages = stagesOf.lookup(alloc.getResult());
     if (p.stages == 0)
       p.stages = 1;
-    p.offset = llvm::alignTo(plan.sharedBytes, sm90::kSwizzleAtomBytes);
+    p.offset = llvm::alignTo(plan.sharedBytes, target.getSharedTileAlignment());
     plan.sharedBytes = p.offset + p.stages * p.stageBytes();
     plan.sharedTiles[alloc.getResult()] = p;
   }
@@ -269,10 +265,24 @@ LogicalResult KernelPlanner::planSharedTiles() {
   if (plan.sharedBytes > sharedLimit)
     return kernel.emitOpError("needs ")
            << plan.sharedBytes << " bytes of shared memory for its tiles and "
-           << "pipeline stages; sm_90a allows " << sharedLimit
-           << " (reduce num_stages or the tile sizes)";
+           << "pipeline stages; " << target.getChip() << " allows "
+           << sharedLimit << " (reduce num_stages or the tile sizes)";
   planTensorMaps(tmaCopies);
   return success();
+}
+
+/// The TMA swizzle of a shared-tile layout that swizzles `bytes`-byte rows.
+static nvgpu::TensorMapSwizzleKind swizzleKind(int64_t bytes) {
+  switch (bytes) {
+  case 32:
+    return nvgpu::TensorMapSwizzleKind::SWIZZLE_32B;
+  case 64:
+    return nvgpu::TensorMapSwizzleKind::SWIZZLE_64B;
+  case 128:
+    return nvgpu::TensorMapSwizzleKind::SWIZZLE_128B;
+  default:
+    return nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE;
+  }
 }
 
 /// One TMA descriptor per (argument, box): panels of a tile share it.
@@ -285,7 +295,8 @@ void KernelPlanner::planTensorMaps(ArrayRef<CopyOp> tmaCopies) {
     unsigned arg = cast<BlockArgument>(global).getArgNumber();
     int64_t rank = cast<MemRefType>(global.getType()).getRank();
     auto found = llvm::find_if(plan.tensorMaps, [&](const TensorMapPlan &t) {
-      return t.arg == arg && t.boxCols == p.panelCols() && t.boxRows == p.rows;
+      return t.arg == arg && t.boxCols == p.panelCols() &&
+             t.boxRows == p.rows();
     });
     if (found == plan.tensorMaps.end()) {
       TensorMapPlan t;
@@ -293,13 +304,14 @@ void KernelPlanner::planTensorMaps(ArrayRef<CopyOp> tmaCopies) {
       t.rank = rank;
       t.elementType = cast<SharedType>(tile.getType()).getElementType();
       t.boxCols = p.panelCols();
-      t.boxRows = p.rows;
+      t.boxRows = p.rows();
+      t.swizzleBytes = p.layout.swizzleBytes;
       auto box = MemRefType::get(
           t.boxShape(), t.elementType, MemRefLayoutAttrInterface(),
           gpu::AddressSpaceAttr::get(kernel.getContext(),
                                      gpu::AddressSpace::Workgroup));
       t.type = nvgpu::TensorMapDescriptorType::get(
-          kernel.getContext(), box, nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
+          kernel.getContext(), box, swizzleKind(t.swizzleBytes),
           nvgpu::TensorMapL2PromoKind::L2PROMO_256B,
           nvgpu::TensorMapOOBKind::OOB_ZERO,
           nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
@@ -321,20 +333,20 @@ int64_t KernelPlanner::reserveShared(int64_t bytes) {
 LogicalResult KernelPlanner::planFragments() {
   for (auto alloc : kernel.getBodyBlock().getOps<AllocFragmentOp>()) {
     Attribute attr = alloc.getLayout() ? *alloc.getLayout() : Attribute();
-    FailureOr<RegisterLayout> layout =
-        RegisterLayout::get(attr, alloc.getType().getShape(), threads, alloc);
+    FailureOr<RegisterLayout> layout = RegisterLayout::get(
+        attr, alloc.getType().getShape(), threads, alloc, target);
     if (failed(layout))
       return failure();
     // A fragment lives in registers: one that cannot fit them never
     // compiles (and unrolling it costs minutes of LLVM and ptxas time).
     int64_t bits = alloc.getType().getElementTypeBitWidth();
     int64_t registers = llvm::divideCeil(layout->numRegs() * bits, 32);
-    if (registers > sm90::kMaxRegistersPerThread)
+    if (registers > target.getMaxRegistersPerThread())
       return alloc.emitOpError("needs ")
              << registers << " registers per thread ("
              << alloc.getType().getNumElements() << " elements over " << threads
              << " threads); a thread has at most "
-             << sm90::kMaxRegistersPerThread
+             << target.getMaxRegistersPerThread()
              << " (use more threads or a smaller tile)";
     plan.fragments[alloc.getResult()] = *layout;
   }
@@ -354,7 +366,7 @@ LogicalResult KernelPlanner::planFragments() {
   if (walk.wasInterrupted())
     return failure();
   // A whole-fragment reduction combines one value per warp in shared memory.
-  int64_t warps = kernel.getThreadCount() / sm90::kWarpSize;
+  int64_t warps = kernel.getThreadCount() / kWarpSize;
   kernel.walk([&](ReductionOp reduction) {
     if (warps > 1)
       plan.reduceScratch[reduction] = reserveShared(
@@ -363,8 +375,8 @@ LogicalResult KernelPlanner::planFragments() {
   if (plan.sharedBytes > sharedLimit)
     return kernel.emitOpError("needs ")
            << plan.sharedBytes << " bytes of shared memory for its tiles, "
-           << "pipeline stages and reduction scratch; sm_90a allows "
-           << sharedLimit;
+           << "pipeline stages and reduction scratch; " << target.getChip()
+           << " allows " << sharedLimit;
   return success();
 }
 
@@ -496,57 +508,20 @@ LogicalResult KernelPlanner::planReduces() {
   return failure(walk.wasInterrupted());
 }
 
-/// Checks what the wgmma lowering needs of each tile.gemm.
+/// Checks what the target's MMA instruction needs of each tile.gemm, and
+/// that its shared operands are tiles of the kernel.
 LogicalResult KernelPlanner::planGemms() {
   WalkResult walk = kernel.walk([&](GemmOp gemm) {
-    auto fail = [&](const Twine &message) {
-      gemm.emitOpError(message);
+    if (failed(target.checkMma(gemm, threads)))
       return WalkResult::interrupt();
-    };
-    if (threads % sm90::kWarpgroupSize != 0)
-      return fail("warpgroup MMA needs whole warpgroups: threads (" +
-                  Twine(threads) + ") must be a multiple of " +
-                  Twine(sm90::kWarpgroupSize));
-    auto c = cast<FragmentType>(gemm.getC().getType());
-    int64_t warpgroups = threads / sm90::kWarpgroupSize;
-    int64_t m = c.getShape()[0], n = c.getShape()[1];
-    if (m % (sm90::kWgmmaM * warpgroups) != 0)
-      return fail("M (" + Twine(m) + ") must be a multiple of " +
-                  Twine(sm90::kWgmmaM) + " x " + Twine(warpgroups) +
-                  " warpgroups: each warpgroup issues m64 wgmma instructions");
-    if (n % sm90::kWgmmaNStep != 0 || n > sm90::kWgmmaMaxN)
-      return fail("N (" + Twine(n) + ") must be a multiple of " +
-                  Twine(sm90::kWgmmaNStep) + " and at most " +
-                  Twine(sm90::kWgmmaMaxN) + " for wgmma");
-    if (gemm.getTransposeA())
-      return fail("transpose_a is not lowered on sm_90a; store A as M x K");
-    auto alloc = gemm.getC().getDefiningOp<AllocFragmentOp>();
-    auto mma = alloc && alloc.getLayout()
-                   ? dyn_cast<MmaLayoutAttr>(*alloc.getLayout())
-                   : MmaLayoutAttr();
-    if (!mma || mma.getWarpgroups() != warpgroups)
-      return fail("the accumulator must have the layout #tile.mma<warpgroups "
-                  "= " +
-                  Twine(warpgroups) + ">");
-    if (!plan.sharedTiles.count(gemm.getB()))
-      return fail("B must be a tile.alloc_shared tile");
-    if (isa<FragmentType>(gemm.getA().getType())) {
-      // A from registers: the wgmma A fragment is the accumulator layout's
-      // registers, two f16/bf16 per 32-bit register (PTX ISA 9.7.15.5.1).
-      auto aAlloc = gemm.getA().getDefiningOp<AllocFragmentOp>();
-      auto aMma = aAlloc && aAlloc.getLayout()
-                      ? dyn_cast<MmaLayoutAttr>(*aAlloc.getLayout())
-                      : MmaLayoutAttr();
-      if (!aMma || aMma.getWarpgroups() != warpgroups)
-        return fail("a fragment A must have the layout #tile.mma<warpgroups "
-                    "= " +
-                    Twine(warpgroups) + ">, as an accumulator has");
-      int64_t k = cast<FragmentType>(gemm.getA().getType()).getShape()[1];
-      if (k % 16 != 0)
-        return fail("a fragment A needs K (" + Twine(k) +
-                    ") to be a multiple of the wgmma K step (16)");
-    } else if (!plan.sharedTiles.count(gemm.getA())) {
-      return fail("A must be a tile.alloc_shared tile or a fragment");
+    if (!plan.sharedTiles.count(gemm.getB())) {
+      gemm.emitOpError("B must be a tile.alloc_shared tile");
+      return WalkResult::interrupt();
+    }
+    if (!isa<FragmentType>(gemm.getA().getType()) &&
+        !plan.sharedTiles.count(gemm.getA())) {
+      gemm.emitOpError("A must be a tile.alloc_shared tile or a fragment");
+      return WalkResult::interrupt();
     }
     return WalkResult::advance();
   });

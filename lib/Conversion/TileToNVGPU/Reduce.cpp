@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelEmitter.h"
-#include "SM90.h"
+#include "tile/Dialect/Tile/IR/TileHardware.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -65,7 +65,7 @@ LogicalResult KernelEmitter::lowerReduce(ReduceOp op) {
     acc[s] = combine(b, l, kind, acc[s], x);
   }
   // 2. Across the lanes that hold other elements of the same row.
-  Value width = arith::ConstantIntOp::create(b, l, sm90::kWarpSize, 32);
+  Value width = arith::ConstantIntOp::create(b, l, kWarpSize, 32);
   for (int64_t mask : src.layout.laneMasksAlong(dim)) {
     Value offset = arith::ConstantIntOp::create(b, l, mask, 32);
     for (Value &a : acc) {
@@ -87,8 +87,8 @@ LogicalResult KernelEmitter::lowerReduce(ReduceOp op) {
                             b.getContext(), gpu::AddressSpace::Workgroup));
     Value scratch = memref::ViewOp::create(b, l, scratchType, sharedBase,
                                            scratchOffset, ValueRange{});
-    Value lane = arith::RemUIOp::create(b, l, threadId, index(sm90::kWarpSize));
-    Value warp = arith::DivUIOp::create(b, l, threadId, index(sm90::kWarpSize));
+    Value lane = arith::RemUIOp::create(b, l, threadId, index(kWarpSize));
+    Value warp = arith::DivUIOp::create(b, l, threadId, index(kWarpSize));
     Value position = index(0);
     for (auto [j, bit] : llvm::enumerate(warpBits)) {
       Value set = arith::AndIOp::create(
@@ -163,15 +163,15 @@ LogicalResult KernelEmitter::lowerReduction(ReductionOp op) {
     acc = arith::SelectOp::create(b, l, layout.isOwner(b, l, threadId), acc,
                                   identity(b, l, kind, t));
   // 2. Across the warp's lanes.
-  Value width = arith::ConstantIntOp::create(b, l, sm90::kWarpSize, 32);
-  for (int64_t mask = sm90::kWarpSize / 2; mask >= 1; mask /= 2) {
+  Value width = arith::ConstantIntOp::create(b, l, kWarpSize, 32);
+  for (int64_t mask = kWarpSize / 2; mask >= 1; mask /= 2) {
     Value offset = arith::ConstantIntOp::create(b, l, mask, 32);
     auto shuffle =
         gpu::ShuffleOp::create(b, l, acc, offset, width, gpu::ShuffleMode::XOR);
     acc = combine(b, l, kind, acc, shuffle.getShuffleResult());
   }
   // 3. Across the warps, through one value per warp in shared scratch.
-  int64_t warps = kernel.getThreadCount() / sm90::kWarpSize;
+  int64_t warps = kernel.getThreadCount() / kWarpSize;
   if (warps > 1) {
     auto scratchType =
         MemRefType::get({warps}, t, MemRefLayoutAttrInterface(),
@@ -180,8 +180,8 @@ LogicalResult KernelEmitter::lowerReduction(ReductionOp op) {
     Value scratch = memref::ViewOp::create(b, l, scratchType, sharedBase,
                                            index(plan.reduceScratch.lookup(op)),
                                            ValueRange{});
-    Value lane = arith::RemUIOp::create(b, l, threadId, index(sm90::kWarpSize));
-    Value warp = arith::DivUIOp::create(b, l, threadId, index(sm90::kWarpSize));
+    Value lane = arith::RemUIOp::create(b, l, threadId, index(kWarpSize));
+    Value warp = arith::DivUIOp::create(b, l, threadId, index(kWarpSize));
     Value first =
         arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, lane, index(0));
     emitBarrier(); // earlier readers of the scratch are done

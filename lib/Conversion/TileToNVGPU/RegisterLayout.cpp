@@ -1,7 +1,8 @@
 //===- RegisterLayout.cpp - Fragment layouts made concrete --------------===//
 
 #include "RegisterLayout.h"
-#include "SM90.h"
+#include "TileTarget.h"
+#include "tile/Dialect/Tile/IR/TileHardware.h"
 
 #include "tile/Dialect/Tile/IR/TileAttrs.h"
 
@@ -15,26 +16,6 @@ static Coord unit(int64_t rank, unsigned dim, int64_t value) {
   Coord c(rank, 0);
   c[dim] = value;
   return c;
-}
-
-/// The wgmma accumulator (PTX ISA 9.7.15.5.1, D fragments): see
-/// MmaLayoutAttr. Register order is the instruction's: m64 tile major.
-static RegisterLayout mmaLayout(int64_t rows, int64_t cols,
-                                int64_t warpgroups) {
-  RegisterLayout l;
-  l.shape = {rows, cols};
-  // lane bits 0, 1: columns 2, 4; bits 2, 3, 4: rows 1, 2, 4.
-  l.laneBases = {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}};
-  // warp bits 0, 1 (in the warpgroup): rows 16, 32; higher bits: warpgroup.
-  l.warpBases = {{16, 0}, {32, 0}};
-  int64_t rowsPerGroup = rows / warpgroups;
-  for (int64_t g = 1; g < warpgroups; g *= 2)
-    l.warpBases.push_back({rowsPerGroup * g, 0});
-  for (int64_t mt = 0; mt < rowsPerGroup / sm90::kWgmmaM; ++mt)
-    for (int64_t i = 0; i < cols / 2; ++i)
-      l.regOffsets.push_back(
-          {mt * sm90::kWgmmaM + 8 * ((i >> 1) & 1), 8 * (i >> 2) + (i & 1)});
-  return l;
 }
 
 /// Runs of `vector` elements of the last dimension per thread; lanes and
@@ -82,22 +63,13 @@ static RegisterLayout blockedLayout(ArrayRef<int64_t> shape, int64_t vector,
 
 FailureOr<RegisterLayout> RegisterLayout::get(Attribute attr,
                                               ArrayRef<int64_t> shape,
-                                              int64_t threads, Operation *op) {
-  int64_t warps = threads / sm90::kWarpSize;
+                                              int64_t threads, Operation *op,
+                                              const TileTarget &target) {
+  int64_t warps = threads / kWarpSize;
   if (!attr)
     return op->emitOpError("has no layout; run tile-infer-layouts first");
-  if (auto mma = dyn_cast<MmaLayoutAttr>(attr)) {
-    int64_t g = mma.getWarpgroups();
-    if (shape.size() != 2 || !llvm::isPowerOf2_64(g) ||
-        g * sm90::kWarpgroupSize != threads ||
-        shape[0] % (g * sm90::kWgmmaM) != 0 || shape[1] % 8 != 0)
-      return op->emitOpError("cannot lay out ")
-             << shape[0] << "x" << (shape.size() > 1 ? shape[1] : 1) << " with "
-             << attr << " in a block of " << threads
-             << " threads: rows must be a multiple of 64 per warpgroup, "
-                "columns of 8, and the block exactly the warpgroups";
-    return mmaLayout(shape[0], shape[1], g);
-  }
+  if (auto mma = dyn_cast<MmaLayoutAttr>(attr))
+    return target.getAccumulatorLayout(shape, mma.getWarpgroups(), threads, op);
   if (auto blocked = dyn_cast<BlockedLayoutAttr>(attr)) {
     int64_t rank = shape.size();
     ArrayRef<int64_t> lanes = blocked.getLanes(), ws = blocked.getWarps();
@@ -148,7 +120,7 @@ FailureOr<RegisterLayout> RegisterLayout::get(Attribute attr,
       // Probe quietly: only the final attempt reports.
       ScopedDiagnosticHandler quiet(op->getContext(),
                                     [](Diagnostic &) { return success(); });
-      parent = get(slice.getParent(), parentShape, threads, op);
+      parent = get(slice.getParent(), parentShape, threads, op, target);
     }
     if (failed(parent))
       return op->emitOpError("cannot lay out the fragment with ") << attr;
@@ -160,8 +132,8 @@ FailureOr<RegisterLayout> RegisterLayout::get(Attribute attr,
 Value RegisterLayout::threadCoord(OpBuilder &b, Location loc, Value tid,
                                   unsigned dim) const {
   auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
-  Value lane = arith::RemUIOp::create(b, loc, tid, c(sm90::kWarpSize));
-  Value warp = arith::DivUIOp::create(b, loc, tid, c(sm90::kWarpSize));
+  Value lane = arith::RemUIOp::create(b, loc, tid, c(kWarpSize));
+  Value warp = arith::DivUIOp::create(b, loc, tid, c(kWarpSize));
   Value sum = c(0);
   auto addBits = [&](Value index, ArrayRef<Coord> bases) {
     for (auto [k, base] : llvm::enumerate(bases)) {
@@ -180,7 +152,7 @@ Value RegisterLayout::threadCoord(OpBuilder &b, Location loc, Value tid,
 
 Coord RegisterLayout::coordOf(int64_t thread, int64_t reg) const {
   Coord c = regOffsets[reg];
-  int64_t lane = thread % sm90::kWarpSize, warp = thread / sm90::kWarpSize;
+  int64_t lane = thread % kWarpSize, warp = thread / kWarpSize;
   auto addBits = [&](int64_t index, ArrayRef<Coord> bases) {
     for (auto [k, base] : llvm::enumerate(bases))
       if ((index >> k) & 1)

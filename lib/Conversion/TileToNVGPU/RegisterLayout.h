@@ -18,15 +18,19 @@
 
 namespace mlir::tile {
 
+class TileTarget;
+
 using Coord = SmallVector<int64_t, 2>;
 
 class RegisterLayout {
 public:
   /// The layout `attr` of a fragment of `shape` in a block of `threads`
-  /// threads. Fails (with a diagnostic at `op`) when the layout does not
-  /// tile the shape exactly.
+  /// threads; `target` gives the accumulator layout (#tile.mma). Fails
+  /// (with a diagnostic at `op`) when the layout does not tile the shape
+  /// exactly.
   static FailureOr<RegisterLayout> get(Attribute attr, ArrayRef<int64_t> shape,
-                                       int64_t threads, Operation *op);
+                                       int64_t threads, Operation *op,
+                                       const TileTarget &target);
 
   int64_t rank() const { return shape.size(); }
   int64_t numRegs() const { return regOffsets.size(); }

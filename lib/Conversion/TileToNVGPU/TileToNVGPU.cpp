@@ -7,7 +7,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelEmitter.h"
-#include "SM90.h"
 #include "tile/Conversion/Passes.h"
 #include "tile/Dialect/Tile/IR/TileParams.h"
 
@@ -67,7 +66,7 @@ Value KernelEmitter::sharedPanelView(Value tile, Value stage, int64_t panel,
       index(p.offset + panel * p.panelBytes()));
   Type elt = cast<SharedType>(tile.getType()).getElementType();
   SmallVector<int64_t> shape(rank - 2, 1);
-  shape.append({p.rows, p.panelCols()});
+  shape.append({p.rows(), p.panelCols()});
   auto type = MemRefType::get(
       shape, elt, MemRefLayoutAttrInterface(),
       gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup));
@@ -80,7 +79,7 @@ void KernelEmitter::emitTmaCopy(CopyOp copy, Value bars, Value barIndex,
   const SharedTilePlan &p = plan.sharedTiles.lookup(copy.getDest());
   unsigned tma = plan.copyTensorMap.lookup(copy);
   const TensorMapPlan &t = plan.tensorMaps[tma];
-  for (int64_t panel = 0; panel < p.cols / p.panelCols(); ++panel) {
+  for (int64_t panel = 0; panel < p.cols() / p.panelCols(); ++panel) {
     Value view = sharedPanelView(copy.getDest(), stage, panel, t.rank);
     // TMA coordinates are innermost first.
     SmallVector<Value> coords{arith::AddIOp::create(
@@ -303,27 +302,6 @@ LogicalResult KernelEmitter::emit() {
   return success();
 }
 
-/// Why PTX `features` cannot build sm_90a code, or nothing: a
-/// comma-separated list of `+ptxNN`, the PTX ISA at least 8.0 (wgmma, TMA
-/// and sm_90a itself need it).
-static std::optional<std::string> checkFeatures(StringRef features) {
-  SmallVector<StringRef> items;
-  features.split(items, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
-  for (StringRef item : items) {
-    unsigned version;
-    StringRef digits = item.trim();
-    if (!digits.consume_front("+ptx") || digits.getAsInteger(10, version))
-      return ("expected +ptxNN (a PTX ISA version), got '" + item.trim() + "'")
-          .str();
-    if (version < sm90::kMinPtxVersion)
-      return ("sm_90a needs PTX ISA " + Twine(sm90::kMinPtxVersion / 10) + "." +
-              Twine(sm90::kMinPtxVersion % 10) + " or later (+ptx" +
-              Twine(sm90::kMinPtxVersion) + ")")
-          .str();
-  }
-  return std::nullopt;
-}
-
 /// The function emitted for `kernel` verifies before the kernel goes away,
 /// in every build: an inconsistency of the lowering (a value it left
 /// unmapped, say) is a diagnostic at the kernel, never a crash later on.
@@ -347,15 +325,15 @@ struct ConvertTileToNVGPUPass
     for (KernelOp kernel : kernels)
       if (failed(kernel.requireSpecialised(getArgument())))
         return signalPassFailure();
-    if (chip != "sm_90a") {
-      kernels.front().emitOpError("convert-tile-to-nvgpu targets sm_90a; "
-                                  "chip '")
-          << chip << "' is not supported";
+    const TileTarget *target = lookupTileTarget(chip);
+    if (!target) {
+      kernels.front().emitOpError("convert-tile-to-nvgpu: chip '")
+          << chip << "' is not supported (no target is registered for it)";
       return signalPassFailure();
     }
-    if (std::optional<std::string> why = checkFeatures(features)) {
+    if (std::string why = target->checkFeatures(features); !why.empty()) {
       kernels.front().emitOpError("convert-tile-to-nvgpu: features '")
-          << features << "': " << *why;
+          << features << "': " << why;
       return signalPassFailure();
     }
     OpBuilder b(module.getContext());
@@ -370,7 +348,7 @@ struct ConvertTileToNVGPUPass
         MemRefType::get({0}, b.getI8Type(), MemRefLayoutAttrInterface(),
                         workgroup),
         Attribute(), /*constant=*/false,
-        b.getI64IntegerAttr(sm90::kSwizzleAtomBytes));
+        b.getI64IntegerAttr(target->getSharedTileAlignment()));
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                     b.getUnitAttr());
 
@@ -379,7 +357,7 @@ struct ConvertTileToNVGPUPass
       // A rule of the target that a specialised kernel breaks (shared
       // memory, wgmma shapes) names the bindings that produced it.
       BindingsNote note(kernel);
-      FailureOr<KernelPlan> plan = planKernel(kernel);
+      FailureOr<KernelPlan> plan = planKernel(kernel, *target);
       if (failed(plan))
         return signalPassFailure();
       KernelEmitter emitter(kernel, *plan, gpuModule);

@@ -32,7 +32,7 @@
 
 #include "KernelEmitter.h"
 #include "KernelPlanner.h"
-#include "SM90.h"
+#include "tile/Dialect/Tile/IR/TileHardware.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -48,12 +48,8 @@ using namespace mlir::tile;
 /// the block's).
 static constexpr int64_t kConsumerBarrier = 1;
 
-/// The registers a producer keeps: it only computes addresses (CUTLASS and
-/// ThunderKittens use 40 as well).
-static constexpr int64_t kProducerRegisters = 40;
-
 int64_t KernelPlan::blockThreads() const {
-  return threads + (warpSpecialization.enabled() ? sm90::kWarpgroupSize : 0);
+  return threads + (warpSpecialization.enabled() ? kWarpgroupSize : 0);
 }
 
 void KernelEmitter::emitBarrier() {
@@ -125,32 +121,17 @@ LogicalResult KernelPlanner::planWarpSpecialization() {
   if (!plan.warpSpecialization.enabled())
     return success();
   PipelinedOp first = plan.warpSpecialization.loops.front();
-  if (threads % sm90::kWarpgroupSize != 0)
+  if (threads % kWarpgroupSize != 0)
     return first.emitOpError("warp specialisation adds a producer warpgroup "
                              "after whole consumer warpgroups: threads (")
-           << threads << ") must be a multiple of " << sm90::kWarpgroupSize;
+           << threads << ") must be a multiple of " << kWarpgroupSize;
   if (plan.blockThreads() > kMaxBlockThreads)
     return first.emitOpError("warp specialisation adds a producer warpgroup: ")
-           << threads << " + " << sm90::kWarpgroupSize
+           << threads << " + " << kWarpgroupSize
            << " threads exceed the block's " << kMaxBlockThreads;
-  // One consumer warpgroup (256 threads in all) already addresses the 255
-  // registers of a thread. With more, the block's registers are split
-  // evenly at launch, and move from the producer to the consumers.
-  int64_t consumers = threads / sm90::kWarpgroupSize;
-  if (consumers >= 2) {
-    int64_t atEntry =
-        llvm::alignDown(sm90::kRegistersPerSM / plan.blockThreads(),
-                        sm90::kRegisterAllocationUnit);
-    int64_t spare =
-        sm90::kRegistersPerSM - kProducerRegisters * sm90::kWarpgroupSize;
-    int64_t budget = std::min<int64_t>(
-        llvm::alignDown(spare / threads, sm90::kRegisterAllocationUnit),
-        sm90::kMaxSetmaxnregRegisters);
-    if (budget > atEntry) {
-      plan.warpSpecialization.producerRegisters = kProducerRegisters;
-      plan.warpSpecialization.consumerRegisters = budget;
-    }
-  }
+  std::tie(plan.warpSpecialization.producerRegisters,
+           plan.warpSpecialization.consumerRegisters) =
+      target.getRegisterBudgets(threads);
   return success();
 }
 

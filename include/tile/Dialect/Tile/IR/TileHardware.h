@@ -2,7 +2,7 @@
 //
 // The few hardware numbers that the dialect's verifiers and target-neutral
 // passes use. Target lowerings keep their own facts beside them (e.g.
-// lib/Conversion/TileToNVGPU/SM90.h).
+// lib/Conversion/TileToNVGPU/SM90/SM90.h).
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,22 +1,17 @@
-//===- SM90.h - Hopper (sm_90a) hardware facts used by the lowering -*- C++
-//-*-===//
+//===- SM90.h - Hopper (sm_90a) hardware facts -----------------*- C++ -*-===//
 //
 // Every number the sm_90a lowering relies on, with where it comes from.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILE_LIB_CONVERSION_TILETONVGPU_SM90_H
-#define TILE_LIB_CONVERSION_TILETONVGPU_SM90_H
+#ifndef TILE_LIB_CONVERSION_TILETONVGPU_SM90_SM90_H
+#define TILE_LIB_CONVERSION_TILETONVGPU_SM90_SM90_H
 
 #include "tile/Dialect/Tile/IR/TileHardware.h"
 
 #include <cstdint>
 
 namespace mlir::tile::sm90 {
-
-/// Threads of a warp and of a warpgroup (the dialect's facts).
-constexpr int64_t kWarpSize = tile::kWarpSize;
-constexpr int64_t kWarpgroupSize = tile::kWarpgroupSize;
 
 /// wgmma shapes (PTX ISA 9.7.15.5): M is 64 per instruction, K is 32 bytes
 /// (16 f16/bf16), N a multiple of 8 up to 256.
@@ -64,9 +59,6 @@ constexpr int64_t kRegisterAllocationUnit = 8;
 /// (FlashAttention-3's; a thread addresses 255 at most).
 constexpr int64_t kMaxSetmaxnregRegisters = 240;
 
-/// Spin bound of one mbarrier try_wait attempt (the op loops until done).
-constexpr int64_t kMbarrierTicks = 10000000;
-
 } // namespace mlir::tile::sm90
 
-#endif // TILE_LIB_CONVERSION_TILETONVGPU_SM90_H
+#endif // TILE_LIB_CONVERSION_TILETONVGPU_SM90_SM90_H

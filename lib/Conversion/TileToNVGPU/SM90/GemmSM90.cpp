@@ -21,6 +21,7 @@
 
 #include "KernelEmitter.h"
 #include "SM90.h"
+#include "tile/Dialect/Tile/IR/TileHardware.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -182,7 +183,7 @@ LogicalResult KernelEmitter::lowerGemm(GemmOp op) {
   MLIRContext *ctx = b.getContext();
   Fragment acc = fragment(op.getC());
   auto cType = cast<FragmentType>(op.getC().getType());
-  int64_t warpgroups = threads / sm90::kWarpgroupSize;
+  int64_t warpgroups = threads / kWarpgroupSize;
   // A is a shared tile (a descriptor) or a fragment (registers).
   bool aInRegisters = isa<FragmentType>(op.getA().getType());
   const SharedTilePlan &a = plan.sharedTiles.lookup(op.getA());
@@ -202,7 +203,7 @@ LogicalResult KernelEmitter::lowerGemm(GemmOp op) {
 
   // This warpgroup's rows of A start rowsPerWarpgroup * 128 B into a panel.
   Value warpgroup =
-      arith::DivUIOp::create(b, loc(), threadId, index(sm90::kWarpgroupSize));
+      arith::DivUIOp::create(b, loc(), threadId, index(kWarpgroupSize));
   Value rowOffset = arith::IndexCastOp::create(
       b, loc(), b.getI64Type(),
       arith::MulIOp::create(b, loc(), warpgroup,
@@ -237,7 +238,7 @@ LogicalResult KernelEmitter::lowerGemm(GemmOp op) {
   auto shape = NVVM::MMAShapeAttr::get(ctx, sm90::kWgmmaM, n,
                                        sm90::kWgmmaKBytes / eltBytes);
   auto one = NVVM::WGMMAScaleIn::one;
-  SwizzledPanels aLayout = a.layout(), bLayout = bt.layout();
+  SwizzledPanels aLayout = a.layout, bLayout = bt.layout;
   for (int64_t kk = 0; kk < kSteps; ++kk) {
     // Each k step's operands start at its columns of A (and rows or
     // columns of B): descriptors take the unswizzled address.
@@ -246,12 +247,12 @@ LogicalResult KernelEmitter::lowerGemm(GemmOp op) {
     if (kMajorB) {
       Value addr = arith::AddIOp::create(
           b, loc(), bBase,
-          i64(bLayout.unswizzledOffset(0, kByte / bt.eltBytes)));
+          i64(bLayout.unswizzledOffset(0, kByte / bt.eltBytes())));
       bDesc = makeDescriptor(b, loc(), addr, 16, bLayout.atomBytes());
     } else {
       Value addr = arith::AddIOp::create(
           b, loc(), bBase,
-          i64(bLayout.unswizzledOffset(kByte / bt.eltBytes, 0)));
+          i64(bLayout.unswizzledOffset(kByte / bt.eltBytes(), 0)));
       bDesc = makeDescriptor(b, loc(), addr, bLayout.panelBytes(),
                              bLayout.atomBytes());
     }
@@ -264,7 +265,7 @@ LogicalResult KernelEmitter::lowerGemm(GemmOp op) {
         continue;
       }
       int64_t aOff =
-          aLayout.unswizzledOffset(mt * sm90::kWgmmaM, kByte / a.eltBytes);
+          aLayout.unswizzledOffset(mt * sm90::kWgmmaM, kByte / a.eltBytes());
       Value aDesc = makeDescriptor(
           b, loc(), arith::AddIOp::create(b, loc(), aBase, i64(aOff)), 16,
           aLayout.atomBytes());
