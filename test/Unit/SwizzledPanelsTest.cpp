@@ -123,6 +123,48 @@ TEST(SwizzledPanels, SpreadsAColumnOverTheAtomsChunks) {
     }
 }
 
+/// CuTe's Swizzle<B, 4, 3> of a byte offset: bits 4 to 4 + B - 1 XOR
+/// bits 7 to 7 + B - 1 (CU_TENSOR_MAP_SWIZZLE_32B, _64B, _128B for B = 1,
+/// 2, 3).
+int64_t cuteSwizzle(int64_t bits, int64_t offset) {
+  int64_t mask = (1 << bits) - 1;
+  return offset ^ (((offset >> 7) & mask) << 4);
+}
+
+/// Each swizzle width the copy engine has, on every element width: the
+/// panel's row-major bytes through CuTe's statement of it; each element
+/// once; an 8-row atom of swizzleBytes * 8 bytes.
+class SwizzleCase
+    : public ::testing::TestWithParam<std::tuple<int64_t, int64_t>> {};
+
+TEST_P(SwizzleCase, MatchesCuTesSwizzle) {
+  auto [swizzleBytes, eltBytes] = GetParam();
+  int64_t bits = swizzleBytes == 128 ? 3 : swizzleBytes == 64 ? 2 : 1;
+  SwizzledPanels p{32, 3 * swizzleBytes / eltBytes, eltBytes, swizzleBytes,
+                   /*atomRows=*/8};
+  IntArith a;
+  std::set<int64_t> seen;
+  for (int64_t r = 0; r < p.rows; ++r)
+    for (int64_t c = 0; c < p.cols; ++c) {
+      int64_t panel = c / p.panelCols();
+      int64_t inPanel = r * swizzleBytes + (c % p.panelCols()) * eltBytes;
+      int64_t at = p.elementOffset(a, r, c);
+      ASSERT_EQ(at, panel * p.panelBytes() + cuteSwizzle(bits, inPanel))
+          << swizzleBytes << "-byte swizzle, row " << r << " column " << c;
+      EXPECT_TRUE(seen.insert(at).second);
+      // The pattern repeats every atom.
+      if (r >= p.atomRows)
+        EXPECT_EQ(at - p.elementOffset(a, r - p.atomRows, c), p.atomBytes());
+    }
+  SwizzledPanels::RowTerms<IntArith> row = p.rowTerms(a, 5);
+  EXPECT_EQ(p.chunkOffset(a, row, 1),
+            p.elementOffset(a, 5, SwizzledPanels::kChunkBytes / eltBytes));
+}
+
+INSTANTIATE_TEST_SUITE_P(Widths, SwizzleCase,
+                         ::testing::Combine(::testing::Values(32, 64, 128),
+                                            ::testing::Values(1, 2, 4)));
+
 TEST(SwizzledPanels, Sizes) {
   SwizzledPanels f16 = tile(128, 64, 2);
   EXPECT_EQ(f16.panelCols(), 64);

@@ -42,7 +42,7 @@ public:
   }
   SwizzledPanels getSharedTileLayout(int64_t rows, int64_t cols,
                                      int64_t eltBytes) const override {
-    return {rows, cols, eltBytes, /*swizzleBytes=*/64, /*atomRows=*/4};
+    return {rows, cols, eltBytes, /*swizzleBytes=*/64, /*atomRows=*/8};
   }
   int64_t getSharedTileAlignment() const override { return 4096; }
   LogicalResult checkMma(GemmOp, int64_t) const override { return success(); }

@@ -3,11 +3,12 @@
 // A 2-d shared tile is stored as column panels: panel p holds columns
 // [p * panelCols, (p + 1) * panelCols), each of its rows `swizzleBytes`
 // long, the panels one after the other. Within a panel, rows are grouped
-// in atoms of `atomRows`, and row r's 16-byte chunk c is stored at chunk
-// c ^ (r mod atomRows): the swizzle that spreads a column's elements over
-// the shared-memory banks, and that the tensor cores' operand descriptors
-// and the copy engine's tensor maps describe (on sm_90a, 128-byte rows and
-// 8-row atoms: PTX ISA 9.7.15.5.1, CU_TENSOR_MAP_SWIZZLE_128B).
+// in atoms of `atomRows` (8), and with 128-byte rows row r's 16-byte chunk
+// c is stored at chunk c ^ (r mod 8); 64- and 32-byte rows XOR with
+// (r mod 8) / 2 and / 4. That is the swizzle that spreads a column's
+// elements over the shared-memory banks, and that the tensor cores' operand
+// descriptors and the copy engine's tensor maps describe (sm_90a uses
+// 128-byte rows: PTX ISA 9.7.15.5.1, CU_TENSOR_MAP_SWIZZLE_128B).
 //
 // The offsets are written once, as templates over an arithmetic: plain
 // integers (IntArith, what the planner and the unit tests compute), or the
@@ -50,6 +51,8 @@ struct SwizzledPanels {
   int64_t atomRows = 8;
   /// The unit the swizzle moves.
   static constexpr int64_t kChunkBytes = 16;
+  /// The bytes of rows that one value of the swizzle's XOR term covers.
+  static constexpr int64_t kPatternRowBytes = 128;
 
   int64_t panelCols() const { return swizzleBytes / eltBytes; }
   int64_t panelBytes() const { return rows * swizzleBytes; }
@@ -70,11 +73,17 @@ struct SwizzledPanels {
   }
 
   /// Where chunk `chunk` of a row whose place in its atom is `rowInAtom`
-  /// lands within the panel row: the swizzle.
+  /// lands within the panel row: the swizzle. The hardware XORs the chunk
+  /// bits of a byte offset with its bits 7 and up (CuTe's Swizzle<B, 4, 3>,
+  /// B = log2 of the chunks a row holds), so rows narrower than 128 bytes
+  /// share a pattern two (64-byte) or four (32-byte) at a time.
   template <typename Arith>
   typename Arith::Value swizzle(Arith &a, typename Arith::Value chunk,
                                 typename Arith::Value rowInAtom) const {
-    return a.bitXor(chunk, rowInAtom);
+    int64_t rowsPerPattern = kPatternRowBytes / swizzleBytes;
+    if (rowsPerPattern <= 1)
+      return a.bitXor(chunk, rowInAtom);
+    return a.bitXor(chunk, a.div(rowInAtom, a.constant(rowsPerPattern)));
   }
 
   /// The byte offset in the tile of element (`row`, `col`).
