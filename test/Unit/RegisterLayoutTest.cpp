@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "RegisterLayout.h"
+#include "tile/Dialect/Tile/IR/RegisterLayout.h"
 #include "TileTarget.h"
 
 #include "tile/Dialect/Tile/IR/TileDialect.h"
@@ -37,7 +37,7 @@ protected:
     Attribute a = parseAttribute(attr, &ctx);
     EXPECT_TRUE(a) << attr.str();
     FailureOr<RegisterLayout> l =
-        RegisterLayout::get(a, shape, threads, module.get(), *sm90);
+        sm90->getFragmentLayout(a, shape, threads, module.get());
     EXPECT_TRUE(succeeded(l)) << attr.str();
     return *l;
   }
@@ -157,10 +157,10 @@ TEST_F(RegisterLayoutTest, RefusesWhatDoesNotTile) {
   Attribute a = parseAttribute(
       "#tile.blocked<vector = 4, lanes = [32], warps = [4]>", &ctx);
   ScopedDiagnosticHandler quiet(&ctx, [](Diagnostic &) { return success(); });
-  EXPECT_TRUE(failed(RegisterLayout::get(a, {64}, 128, module.get(), *sm90)));
+  EXPECT_TRUE(failed(sm90->getFragmentLayout(a, {64}, 128, module.get())));
   Attribute mma = parseAttribute("#tile.mma<warpgroups = 1>", &ctx);
   EXPECT_TRUE(
-      failed(RegisterLayout::get(mma, {64, 64}, 256, module.get(), *sm90)));
+      failed(sm90->getFragmentLayout(mma, {64, 64}, 256, module.get())));
 }
 
 } // namespace

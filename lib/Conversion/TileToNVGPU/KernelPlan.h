@@ -12,8 +12,8 @@
 #define TILE_LIB_CONVERSION_TILETONVGPU_KERNELPLAN_H
 
 #include "ArgumentAccess.h"
-#include "RegisterLayout.h"
 #include "TileTarget.h"
+#include "tile/Dialect/Tile/IR/RegisterLayout.h"
 #include "tile/Dialect/Tile/IR/SwizzledPanels.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 

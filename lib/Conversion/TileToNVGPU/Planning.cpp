@@ -333,8 +333,8 @@ int64_t KernelPlanner::reserveShared(int64_t bytes) {
 LogicalResult KernelPlanner::planFragments() {
   for (auto alloc : kernel.getBodyBlock().getOps<AllocFragmentOp>()) {
     Attribute attr = alloc.getLayout() ? *alloc.getLayout() : Attribute();
-    FailureOr<RegisterLayout> layout = RegisterLayout::get(
-        attr, alloc.getType().getShape(), threads, alloc, target);
+    FailureOr<RegisterLayout> layout = target.getFragmentLayout(
+        attr, alloc.getType().getShape(), threads, alloc);
     if (failed(layout))
       return failure();
     // A fragment lives in registers: one that cannot fit them never

@@ -11,6 +11,17 @@ using namespace mlir::tile;
 
 TileTarget::~TileTarget() = default;
 
+FailureOr<RegisterLayout> TileTarget::getFragmentLayout(Attribute attr,
+                                                        ArrayRef<int64_t> shape,
+                                                        int64_t threads,
+                                                        Operation *op) const {
+  return RegisterLayout::get(
+      attr, shape, threads, op,
+      [&](ArrayRef<int64_t> s, int64_t warpgroups, int64_t t, Operation *o) {
+        return getAccumulatorLayout(s, warpgroups, t, o);
+      });
+}
+
 namespace {
 /// The registered targets; passes may look them up from several threads.
 struct Registry {

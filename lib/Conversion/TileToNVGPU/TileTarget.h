@@ -10,7 +10,7 @@
 #ifndef TILE_LIB_CONVERSION_TILETONVGPU_TILETARGET_H
 #define TILE_LIB_CONVERSION_TILETONVGPU_TILETARGET_H
 
-#include "RegisterLayout.h"
+#include "tile/Dialect/Tile/IR/RegisterLayout.h"
 #include "tile/Dialect/Tile/IR/SwizzledPanels.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 
@@ -56,6 +56,13 @@ public:
   virtual FailureOr<RegisterLayout>
   getAccumulatorLayout(ArrayRef<int64_t> shape, int64_t warpgroups,
                        int64_t threads, Operation *op) const = 0;
+
+  /// The registers of a fragment laid out by `attr` (#tile.mma as
+  /// getAccumulatorLayout says).
+  FailureOr<RegisterLayout> getFragmentLayout(Attribute attr,
+                                              ArrayRef<int64_t> shape,
+                                              int64_t threads,
+                                              Operation *op) const;
 
   // ---- Warp specialisation. ----
   /// Per-thread register budgets (producer, consumer) when a producer

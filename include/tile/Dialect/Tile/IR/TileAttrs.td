@@ -3,7 +3,7 @@
 // A fragment layout says which thread of the block holds which element of a
 // register tile. Each layout is separable: along every dimension, an
 // element's coordinate is a function of the thread plus a function of the
-// register that holds it (lib/Conversion/TileToNVGPU/RegisterLayout.h).
+// register that holds it (include/tile/Dialect/Tile/IR/RegisterLayout.h).
 //
 //===----------------------------------------------------------------------===//
 

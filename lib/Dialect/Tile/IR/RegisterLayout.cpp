@@ -1,7 +1,6 @@
 //===- RegisterLayout.cpp - Fragment layouts made concrete --------------===//
 
-#include "RegisterLayout.h"
-#include "TileTarget.h"
+#include "tile/Dialect/Tile/IR/RegisterLayout.h"
 #include "tile/Dialect/Tile/IR/TileHardware.h"
 
 #include "tile/Dialect/Tile/IR/TileAttrs.h"
@@ -64,12 +63,12 @@ static RegisterLayout blockedLayout(ArrayRef<int64_t> shape, int64_t vector,
 FailureOr<RegisterLayout> RegisterLayout::get(Attribute attr,
                                               ArrayRef<int64_t> shape,
                                               int64_t threads, Operation *op,
-                                              const TileTarget &target) {
+                                              AccumulatorLayoutFn accumulator) {
   int64_t warps = threads / kWarpSize;
   if (!attr)
     return op->emitOpError("has no layout; run tile-infer-layouts first");
   if (auto mma = dyn_cast<MmaLayoutAttr>(attr))
-    return target.getAccumulatorLayout(shape, mma.getWarpgroups(), threads, op);
+    return accumulator(shape, mma.getWarpgroups(), threads, op);
   if (auto blocked = dyn_cast<BlockedLayoutAttr>(attr)) {
     int64_t rank = shape.size();
     ArrayRef<int64_t> lanes = blocked.getLanes(), ws = blocked.getWarps();
@@ -120,7 +119,7 @@ FailureOr<RegisterLayout> RegisterLayout::get(Attribute attr,
       // Probe quietly: only the final attempt reports.
       ScopedDiagnosticHandler quiet(op->getContext(),
                                     [](Diagnostic &) { return success(); });
-      parent = get(slice.getParent(), parentShape, threads, op, target);
+      parent = get(slice.getParent(), parentShape, threads, op, accumulator);
     }
     if (failed(parent))
       return op->emitOpError("cannot lay out the fragment with ") << attr;

@@ -10,27 +10,31 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILE_LIB_CONVERSION_TILETONVGPU_REGISTERLAYOUT_H
-#define TILE_LIB_CONVERSION_TILETONVGPU_REGISTERLAYOUT_H
+#ifndef TILE_DIALECT_TILE_IR_REGISTERLAYOUT_H
+#define TILE_DIALECT_TILE_IR_REGISTERLAYOUT_H
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
 
 namespace mlir::tile {
 
-class TileTarget;
-
 using Coord = SmallVector<int64_t, 2>;
 
 class RegisterLayout {
 public:
+  /// The layout of a `#tile.mma<warpgroups>` fragment of `shape` in a
+  /// block of `threads`: the chip's MMA result layout, which the target
+  /// gives. Fails with a diagnostic at `op`.
+  using AccumulatorLayoutFn = llvm::function_ref<FailureOr<RegisterLayout>(
+      ArrayRef<int64_t> shape, int64_t warpgroups, int64_t threads,
+      Operation *op)>;
+
   /// The layout `attr` of a fragment of `shape` in a block of `threads`
-  /// threads; `target` gives the accumulator layout (#tile.mma). Fails
-  /// (with a diagnostic at `op`) when the layout does not tile the shape
-  /// exactly.
+  /// threads, `accumulator` giving #tile.mma's. Fails (with a diagnostic at
+  /// `op`) when the layout does not tile the shape exactly.
   static FailureOr<RegisterLayout> get(Attribute attr, ArrayRef<int64_t> shape,
                                        int64_t threads, Operation *op,
-                                       const TileTarget &target);
+                                       AccumulatorLayoutFn accumulator);
 
   int64_t rank() const { return shape.size(); }
   int64_t numRegs() const { return regOffsets.size(); }
@@ -78,4 +82,4 @@ public:
 
 } // namespace mlir::tile
 
-#endif // TILE_LIB_CONVERSION_TILETONVGPU_REGISTERLAYOUT_H
+#endif // TILE_DIALECT_TILE_IR_REGISTERLAYOUT_H
