@@ -8,6 +8,7 @@
 
 #include "TileTarget.h"
 #include "KernelPlan.h"
+#include "tile/Conversion/Resources.h"
 
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
@@ -167,6 +168,27 @@ tile.kernel @k(%A: memref<?x?xf16>) grid [1] threads 128
   EXPECT_NE(error.find("stub_chip allows 20000"), std::string::npos) << error;
   error.clear();
   EXPECT_TRUE(succeeded(plan(source, "sm_90a", error))) << error;
+}
+
+TEST(PlanKernelResources, LoadsTheDialectsItNeeds) {
+  // A caller's context with the tile dialect only, as a C API user may
+  // make one: planning a kernel with a TMA copy must not crash.
+  MLIRContext ctx;
+  ctx.loadDialect<TileDialect, arith::ArithDialect>();
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(R"mlir(
+tile.kernel @k(%A: memref<?x?xf16>) grid [1] threads 128
+    attributes {tile.waits_planned} {
+  %c0 = arith.constant 0 : index
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  tile.copy %A[%c0, %c0] -> %a : memref<?x?xf16> -> !tile.shared<64x64xf16>
+}
+)mlir",
+                                                             &ctx);
+  ASSERT_TRUE(module);
+  FailureOr<KernelResources> r = planKernelResources(
+      *module->getOps<KernelOp>().begin(), "sm_90a", INT64_MAX);
+  ASSERT_TRUE(succeeded(r));
+  EXPECT_EQ(r->sharedBytes, 64 * 64 * 2);
 }
 
 } // namespace

@@ -9,6 +9,7 @@
 #include "KernelPlan.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "tile/Conversion/Passes.h"
 #include "tile/Conversion/Resources.h"
 #include "tile/Dialect/Tile/IR/TileParams.h"
@@ -51,6 +52,10 @@ FailureOr<KernelResources> tile::planKernelResources(KernelOp kernel,
   if (!target)
     return kernel.emitOpError("no target is registered for chip '")
            << chip << "'";
+  // A tuner plans outside any pass, in whatever context its caller made:
+  // the plan's TMA descriptors are NVGPU types over GPU address spaces.
+  kernel.getContext()->getOrLoadDialect<gpu::GPUDialect>();
+  kernel.getContext()->getOrLoadDialect<nvgpu::NVGPUDialect>();
   FailureOr<KernelPlan> plan = planKernel(kernel, *target, sharedLimit);
   if (failed(plan))
     return failure();
