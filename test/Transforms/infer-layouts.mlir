@@ -86,3 +86,23 @@ tile.kernel @short_vector(%X: memref<?xf32>) grid [1] threads 128 {
   %x = tile.alloc_fragment : !tile.fragment<256xf32>
   tile.copy %X[%c0] -> %x : memref<?xf32> -> !tile.fragment<256xf32>
 }
+
+// -----
+
+// Fragments too small for the default split (lanes along the columns,
+// warps along the rows) take one that tiles them: shorter runs, warps
+// along the columns (test/Conversion/TileToNVGPU/small-fragments.mlir
+// lowers one).
+// CHECK-LABEL: tile.kernel @small
+// CHECK: tile.alloc_fragment {layout = #tile.blocked<vector = 2, lanes = [1, 32], warps = [4, 1]>} : !tile.fragment<4x64xf32>
+// CHECK: tile.alloc_fragment {layout = #tile.blocked<vector = 4, lanes = [1, 32], warps = [4, 1]>} : !tile.fragment<4x128xf16>
+// CHECK: tile.alloc_fragment {layout = #tile.blocked<vector = 1, lanes = [1, 32], warps = [1, 4]>} : !tile.fragment<1x128xf32>
+tile.kernel @small(%X: memref<?x?xf32>, %H: memref<?x?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %a = tile.alloc_fragment : !tile.fragment<4x64xf32>
+  %b = tile.alloc_fragment : !tile.fragment<4x128xf16>
+  %c = tile.alloc_fragment : !tile.fragment<1x128xf32>
+  tile.copy %X[%c0, %c0] -> %a : memref<?x?xf32> -> !tile.fragment<4x64xf32>
+  tile.copy %H[%c0, %c0] -> %b : memref<?x?xf16> -> !tile.fragment<4x128xf16>
+  tile.copy %X[%c0, %c0] -> %c : memref<?x?xf32> -> !tile.fragment<1x128xf32>
+}

@@ -88,6 +88,19 @@ FailureOr<RegisterLayout> RegisterLayout::get(Attribute attr,
     if (warpCount != warps)
       return refuse() << "its warps (" << warpCount << ") must be the block's ("
                       << warps << "): every warp holds a part of the fragment";
+    int64_t elements = 1;
+    for (int64_t extent : shape)
+      elements *= extent;
+    int64_t least = threads * blocked.getVector();
+    if (elements < least)
+      return refuse() << "the fragment has " << elements
+                      << " elements and every one of the " << threads
+                      << " threads holds at least a run of "
+                      << blocked.getVector()
+                      << "; a fragment needs at least threads x vector = "
+                      << least << " elements (round its sizes up to powers of "
+                      << "two and let the copies mask the elements past the "
+                      << "data)";
     for (int64_t d = 0; d < rank; ++d) {
       int64_t vec = d == rank - 1 ? blocked.getVector() : 1;
       int64_t foot = lanes[d] * ws[d] * vec;

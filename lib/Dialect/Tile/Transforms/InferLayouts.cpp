@@ -139,14 +139,14 @@ LogicalResult LayoutSolver::propagate(bool &changed) {
   return failure(result.wasInterrupted());
 }
 
-Attribute LayoutSolver::defaultLayout(FragmentType type, Type globalElement) {
-  MLIRContext *ctx = type.getContext();
-  ArrayRef<int64_t> shape = type.getShape();
-  int64_t warps = std::max<int64_t>(kernel.getThreadCount() / kWarpSize, 1);
+/// The layout a fragment gets by default: runs of `maxVector` (or shorter)
+/// along the last dimension, the lanes filling the columns first and the
+/// warps the rows; it may overhang a small fragment.
+static BlockedLayoutAttr preferredLayout(MLIRContext *ctx,
+                                         ArrayRef<int64_t> shape, int64_t warps,
+                                         int64_t maxVector) {
   int64_t cols = shape.back();
-  int64_t eltBytes =
-      std::max<int64_t>(globalElement.getIntOrFloatBitWidth() / 8, 1);
-  int64_t vector = std::max<int64_t>(1, kVectorBytes / eltBytes);
+  int64_t vector = maxVector;
   while (vector > 1 && cols % vector != 0)
     vector /= 2;
   int64_t laneCols = 1;
@@ -172,6 +172,44 @@ Attribute LayoutSolver::defaultLayout(FragmentType type, Type globalElement) {
     vector /= 2;
   return BlockedLayoutAttr::get(ctx, vector, {laneRows, laneCols},
                                 {warps / warpCols, warpCols});
+}
+
+/// Whether a blocked layout (`vector`, `lanes`, `warps`) tiles `shape`
+/// exactly: each dimension a multiple of what the layout spreads along it.
+static bool tiles(ArrayRef<int64_t> shape, int64_t vector,
+                  ArrayRef<int64_t> lanes, ArrayRef<int64_t> warps) {
+  for (size_t d = 0; d < shape.size(); ++d) {
+    int64_t run = d + 1 == shape.size() ? vector : 1;
+    if (shape[d] % (run * lanes[d] * warps[d]) != 0)
+      return false;
+  }
+  return true;
+}
+
+Attribute LayoutSolver::defaultLayout(FragmentType type, Type globalElement) {
+  MLIRContext *ctx = type.getContext();
+  ArrayRef<int64_t> shape = type.getShape();
+  int64_t warps = std::max<int64_t>(kernel.getThreadCount() / kWarpSize, 1);
+  int64_t eltBytes =
+      std::max<int64_t>(globalElement.getIntOrFloatBitWidth() / 8, 1);
+  int64_t maxVector = std::max<int64_t>(1, kVectorBytes / eltBytes);
+  BlockedLayoutAttr preferred = preferredLayout(ctx, shape, warps, maxVector);
+  if (shape.size() != 2 || tiles(shape, preferred.getVector(),
+                                 preferred.getLanes(), preferred.getWarps()))
+    return preferred;
+  // A small fragment ([4, 128] over 128 threads) that the preferred
+  // split overhangs: the widest runs, then the most lanes along the
+  // columns (coalesced), then the most warps along the rows, that tile it.
+  for (int64_t vector = maxVector; vector >= 1; vector /= 2)
+    for (int64_t laneCols = kWarpSize; laneCols >= 1; laneCols /= 2)
+      for (int64_t warpCols = 1; warpCols <= warps; warpCols *= 2) {
+        SmallVector<int64_t> lanes{kWarpSize / laneCols, laneCols};
+        SmallVector<int64_t> ws{warps / warpCols, warpCols};
+        if (tiles(shape, vector, lanes, ws))
+          return BlockedLayoutAttr::get(ctx, vector, lanes, ws);
+      }
+  // Too few elements for the block's threads: the lowering says so.
+  return preferred;
 }
 
 LogicalResult LayoutSolver::run() {
