@@ -55,7 +55,7 @@ LogicalResult KernelPlanner::planRegions() {
         if (isa_and_present<TileDialect>(op->getDialect()) &&
             !isa<KernelOp, YieldOp, AllocSharedOp, AllocFragmentOp>(op) &&
             !isEmitted(op)) {
-          op->emitOpError("is not lowered on sm_90a");
+          op->emitOpError("is not lowered on ") << target.getChip();
           return WalkResult::interrupt();
         }
         // The lowering moves the memref arguments into the global address
@@ -65,8 +65,9 @@ LogicalResult KernelPlanner::planRegions() {
             llvm::any_of(op->getOperandTypes(), llvm::IsaPred<MemRefType>) &&
             llvm::any_of(op->getResultTypes(), llvm::IsaPred<MemRefType>)) {
           op->emitOpError("makes a view of a memref in a tile.kernel, which "
-                          "is not lowered on sm_90a; give the tile ops the "
-                          "argument itself with offsets");
+                          "is not lowered on ")
+              << target.getChip()
+              << "; give the tile ops the argument itself with offsets";
           return WalkResult::interrupt();
         }
         // Sizes are folded into the tile types by tile-specialize; a `?`
@@ -91,7 +92,8 @@ LogicalResult KernelPlanner::planRegions() {
         auto branch = dyn_cast<scf::IfOp>(op);
         if (!branch) {
           op->emitOpError("holds tile operations; only tile.pipelined, "
-                          "scf.for and scf.if may enclose them on sm_90a");
+                          "scf.for and scf.if may enclose them on ")
+              << target.getChip();
           return WalkResult::interrupt();
         }
         if (Operation *source = threadDependence(branch.getCondition())) {
@@ -108,14 +110,15 @@ LogicalResult KernelPlanner::planRegions() {
         }
         WalkResult inner = branch->walk([&](Operation *nested) {
           if (isa<PipelinedOp>(nested)) {
-            nested->emitOpError("inside scf.if is not lowered on sm_90a; "
-                                "branch inside its body instead");
+            nested->emitOpError("inside scf.if is not lowered on ")
+                << target.getChip() << "; branch inside its body instead";
             return WalkResult::interrupt();
           }
           auto copy = dyn_cast<CopyOp>(nested);
           if (copy && isTmaLoad(copy)) {
             copy.emitOpError("a global-to-shared copy (a TMA load) cannot "
-                             "be conditional on sm_90a");
+                             "be conditional on ")
+                << target.getChip();
             return WalkResult::interrupt();
           }
           return WalkResult::advance();
@@ -181,7 +184,8 @@ bool KernelPlanner::planSerialLoop(scf::ForOp loop) {
     if (!isTmaLoad(copy) || copy->getParentOfType<PipelinedOp>())
       return WalkResult::advance();
     copy.emitOpError("a global-to-shared copy (a TMA load) inside scf.for "
-                     "must be in a tile.pipelined loop on sm_90a");
+                     "must be in a tile.pipelined loop on ")
+        << target.getChip();
     return WalkResult::interrupt();
   });
   return !inner.wasInterrupted();

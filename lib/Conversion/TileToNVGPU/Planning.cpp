@@ -24,7 +24,7 @@ static int64_t bytesOf(Type t) { return t.getIntOrFloatBitWidth() / 8; }
 
 /// Sizes are planned in bytes: an element narrower than a byte (i1, i4,
 /// f4) has none, and would divide by zero.
-static LogicalResult checkElementBytes(KernelOp kernel) {
+static LogicalResult checkElementBytes(KernelOp kernel, StringRef chip) {
   auto wholeBytes = [](Type t) {
     return t.isIndex() ||
            (t.isIntOrFloat() && t.getIntOrFloatBitWidth() % 8 == 0);
@@ -33,7 +33,8 @@ static LogicalResult checkElementBytes(KernelOp kernel) {
     if (auto m = dyn_cast<MemRefType>(arg.getType());
         m && !wholeBytes(m.getElementType()))
       return kernel.emitOpError("argument #")
-             << i << ": sm_90a lowers memrefs of whole-byte elements, got "
+             << i << ": " << chip
+             << " lowers memrefs of whole-byte elements, got "
              << m.getElementType();
   WalkResult walk = kernel.walk([&](Operation *op) {
     if (!isa<AllocSharedOp, AllocFragmentOp>(op))
@@ -42,8 +43,8 @@ static LogicalResult checkElementBytes(KernelOp kernel) {
         cast<ShapedType>(op->getResult(0).getType()).getElementType();
     if (wholeBytes(element))
       return WalkResult::advance();
-    op->emitOpError("sm_90a lowers tiles of whole-byte elements, got ")
-        << element;
+    op->emitOpError() << chip << " lowers tiles of whole-byte elements, got "
+                      << element;
     return WalkResult::interrupt();
   });
   return failure(walk.wasInterrupted());
@@ -62,8 +63,8 @@ static bool isLoweredScalar(Type t) {
 
 /// Every scalar type in the kernel, alone or as the element of a memref, a
 /// tile or a vector, is one the target computes with.
-static LogicalResult checkScalarTypes(KernelOp kernel) {
-  auto check = [](Operation *op, Type type) -> LogicalResult {
+static LogicalResult checkScalarTypes(KernelOp kernel, StringRef chip) {
+  auto check = [&](Operation *op, Type type) -> LogicalResult {
     WalkResult walk = type.walk([](Type inner) {
       return isLoweredScalar(inner) ? WalkResult::advance()
                                     : WalkResult::interrupt();
@@ -71,7 +72,7 @@ static LogicalResult checkScalarTypes(KernelOp kernel) {
     if (!walk.wasInterrupted())
       return success();
     return op->emitOpError("has type ")
-           << type << "; sm_90a computes with f16, bf16, f32, f64 and "
+           << type << "; " << chip << " computes with f16, bf16, f32, f64 and "
            << "integers of up to 64 bits";
   };
   return checkValueTypes(kernel, check);
@@ -93,7 +94,8 @@ LogicalResult KernelPlanner::run() {
     return kernel.emitOpError("has no planned waits; run tile-plan-waits "
                               "before lowering it");
   plan.argumentAccess = getArgumentAccess(kernel);
-  if (failed(checkScalarTypes(kernel)) || failed(checkElementBytes(kernel)) ||
+  if (failed(checkScalarTypes(kernel, target.getChip())) ||
+      failed(checkElementBytes(kernel, target.getChip())) ||
       failed(planRegions()) || failed(planSharedTiles()) ||
       failed(planGemms()) || failed(planFragments()) ||
       failed(planParallels()) || failed(planReduces()) ||
@@ -393,7 +395,8 @@ LogicalResult KernelPlanner::planParallels() {
     for (Value v : op.getOutputs()) {
       auto it = plan.fragments.find(v);
       if (it == plan.fragments.end())
-        return fail("outputs must be fragments on sm_90a so far");
+        return fail("outputs must be fragments on " + target.getChip() +
+                    " so far");
       if (layout && !layout->sameMapping(it->second))
         return fail("all outputs must have the same layout");
       layout = &it->second;
@@ -401,8 +404,8 @@ LogicalResult KernelPlanner::planParallels() {
     for (auto [i, v] : llvm::enumerate(op.getInputs())) {
       auto it = plan.fragments.find(v);
       if (it == plan.fragments.end())
-        return fail("input #" + Twine(i) + " must be a fragment on sm_90a " +
-                    "so far");
+        return fail("input #" + Twine(i) + " must be a fragment on " +
+                    target.getChip() + " so far");
       FailureOr<int64_t> broadcast = op.getBroadcastDim(i);
       if (failed(broadcast))
         return fail("input #" + Twine(i) + " must be indexed by the " +
@@ -426,7 +429,8 @@ LogicalResult KernelPlanner::planCopies() {
     if (auto fill = dyn_cast<FillOp>(op)) {
       if (plan.fragments.count(fill.getDest()))
         return WalkResult::advance();
-      fill.emitOpError("filling a shared tile is not lowered on sm_90a yet");
+      fill.emitOpError("filling a shared tile is not lowered on ")
+          << target.getChip() << " yet";
       return WalkResult::interrupt();
     }
     auto copy = dyn_cast<CopyOp>(op);
@@ -464,8 +468,9 @@ LogicalResult KernelPlanner::planCopies() {
           cast<FragmentType>((srcFrag ? src : dst).getType()).getElementType();
       if (!isa<FloatType>(g) || !isa<FloatType>(f)) {
         copy.emitOpError("copies between global memory and fragments of "
-                         "float elements only on sm_90a; got a fragment of ")
-            << f << " and a memref of " << g;
+                         "float elements only on ")
+            << target.getChip() << "; got a fragment of " << f
+            << " and a memref of " << g;
         return WalkResult::interrupt();
       }
       path = dstFrag ? CopyPath::GlobalToFragment : CopyPath::FragmentToGlobal;
@@ -476,8 +481,9 @@ LogicalResult KernelPlanner::planCopies() {
                     "lowered yet");
       path = CopyPath::FragmentToFragment;
     } else {
-      copy.emitOpError("copying ") << src.getType() << " to " << dst.getType()
-                                   << " is not lowered on sm_90a yet";
+      copy.emitOpError("copying ")
+          << src.getType() << " to " << dst.getType() << " is not lowered on "
+          << target.getChip() << " yet";
       return WalkResult::interrupt();
     }
     plan.copyPaths[copy] = path;
