@@ -19,7 +19,6 @@
 
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "llvm/ADT/MapVector.h"
-#include "llvm/ADT/SetVector.h"
 
 namespace mlir::tile {
 
@@ -103,11 +102,6 @@ struct KernelPlan {
   /// Shared scratch (byte offset) of reductions that combine across warps.
   DenseMap<Operation *, int64_t> reduceScratch;
   WarpSpecializationPlan warpSpecialization;
-  /// Shared tiles that a TMA store reads: a write to one first waits until
-  /// the stores issued before have read it, and so does the kernel's end.
-  llvm::SetVector<Value> tmaStoreSources;
-  /// Shared tiles that row copies from global memory fill (copy_c6).
-  llvm::SetVector<Value> rowCopyTiles;
   /// What the body does to each argument, for the kernel info's `access`
   /// lines.
   SmallVector<ArgumentAccess> argumentAccess;
@@ -150,10 +144,6 @@ Operation *unrecomputable(Value v, Block &body);
 /// Adds to `diag` the note at `bad` (unrecomputable's answer) saying why it
 /// cannot be recomputed.
 void noteUnrecomputable(InFlightDiagnostic &&diag, Operation *bad);
-
-/// Whether an op nested in `scope` (or `scope` itself), other than `except`,
-/// takes `v` as an operand.
-bool usedWithin(Value v, Operation *scope, Operation *except = nullptr);
 
 } // namespace mlir::tile
 

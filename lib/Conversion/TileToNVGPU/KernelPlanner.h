@@ -13,6 +13,7 @@
 #include "KernelPlan.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir::tile {
 
@@ -50,6 +51,11 @@ private:
   LogicalResult planWarpSpecialization();
   /// Reserves `bytes` of shared memory, 16-byte aligned; returns the offset.
   int64_t reserveShared(int64_t bytes);
+
+  /// Shared tiles that a TMA store reads (collectBulkCopies).
+  llvm::SetVector<Value> tmaStoreSources;
+  /// Shared tiles that row copies from global memory fill (copy_c6).
+  llvm::SetVector<Value> rowCopyTiles;
 
   KernelOp kernel;
   const TileTarget &target;

@@ -149,12 +149,6 @@ LogicalResult KernelPlanner::planPipelined() {
   return failure(walk.wasInterrupted());
 }
 
-bool tile::usedWithin(Value v, Operation *scope, Operation *except) {
-  return llvm::any_of(v.getUsers(), [&](Operation *user) {
-    return user != except && scope->isAncestor(user);
-  });
-}
-
 bool tile::isTmaLoad(CopyOp copy) { return copy.isTileLoad(); }
 
 bool tile::isTmaStore(CopyOp copy) { return copy.isTileStore(); }
@@ -171,7 +165,7 @@ KernelPlanner::collectBulkCopies(SmallVectorImpl<CopyOp> &tmaCopies,
   Block &body = kernel.getBodyBlock();
   WalkResult walk = kernel.walk([&](CopyOp copy) {
     if (isAsyncRowCopy(copy)) {
-      plan.rowCopyTiles.insert(copy.getDest());
+      rowCopyTiles.insert(copy.getDest());
       return WalkResult::advance();
     }
     if (isTmaStore(copy)) {
@@ -192,7 +186,7 @@ KernelPlanner::collectBulkCopies(SmallVectorImpl<CopyOp> &tmaCopies,
         return WalkResult::interrupt();
       }
       tmaCopies.push_back(copy);
-      plan.tmaStoreSources.insert(copy.getSource());
+      tmaStoreSources.insert(copy.getSource());
       return WalkResult::advance();
     }
     if (!isTmaLoad(copy))
@@ -247,7 +241,7 @@ LogicalResult KernelPlanner::planSharedTiles() {
   // A tile that row copies fill is read by tile.copy only: wgmma and TMA
   // stores read through the async proxy, which would need a proxy fence
   // after the copies' wait; and TMA loads would race them.
-  for (Value tile : plan.rowCopyTiles)
+  for (Value tile : rowCopyTiles)
     for (Operation *user : tile.getUsers()) {
       auto copy = dyn_cast<CopyOp>(user);
       if (copy && (isAsyncRowCopy(copy) ||
@@ -259,7 +253,7 @@ LogicalResult KernelPlanner::planSharedTiles() {
           "(copy_c6); such a tile is read and written only by tile.copy "
           "between it and fragments");
     }
-  for (Value tile : plan.tmaStoreSources)
+  for (Value tile : tmaStoreSources)
     if (plan.sharedTiles.lookup(tile).stages != 1)
       return tile.getDefiningOp()->emitOpError(
           "is filled by a pipelined loop and copied to global memory; a TMA "

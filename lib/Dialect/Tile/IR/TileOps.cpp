@@ -35,6 +35,12 @@ bool tile::holdsTileOps(Operation *op) {
   return false;
 }
 
+bool tile::usedWithin(Value v, Operation *scope, Operation *except) {
+  return llvm::any_of(v.getUsers(), [&](Operation *user) {
+    return user != except && scope->isAncestor(user);
+  });
+}
+
 bool tile::usedInLoopAround(Value v, Operation *op,
                             llvm::function_ref<bool(Operation *)> match) {
   for (Operation *loop = op->getParentOp(); !isa<KernelOp>(loop);

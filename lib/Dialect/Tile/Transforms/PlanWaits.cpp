@@ -300,9 +300,7 @@ void CopyWaitPlanner::planPipelined(PipelinedOp op) {
     bool copiedWithin = llvm::any_of(tile.getUsers(), [&](Operation *user) {
       return rowCopiesInto(user, tile) && op->isAncestor(user);
     });
-    bool usedWithin = llvm::any_of(
-        tile.getUsers(), [&](Operation *user) { return op->isAncestor(user); });
-    return !copiedWithin && usedWithin;
+    return !copiedWithin && usedWithin(tile, op);
   });
   if (readInLoop != inFlight.end()) {
     b.setInsertionPoint(op);

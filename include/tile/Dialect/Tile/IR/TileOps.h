@@ -24,6 +24,10 @@ namespace mlir::tile {
 /// Whether a region of `op` holds an operation of the tile dialect.
 bool holdsTileOps(Operation *op);
 
+/// Whether an op nested in `scope` (or `scope` itself), other than `except`,
+/// takes `v` as an operand.
+bool usedWithin(Value v, Operation *scope, Operation *except = nullptr);
+
 /// Whether a loop around `op` inside its tile.kernel holds a user of `v`
 /// that `match` accepts: one that runs again before `op`'s next run.
 bool usedInLoopAround(Value v, Operation *op,
