@@ -254,7 +254,7 @@ TuningSpace::checkContracts(DictionaryAttr bindings,
     std::string missing;
     auto value = [&](unsigned i) -> std::optional<int64_t> {
       if (auto ref = dyn_cast<ParamRefAttr>(c.getOperands()[i]))
-        return cast<IntegerAttr>(bindings.get(ref.getName())).getInt();
+        return getParamInteger(cast<IntegerAttr>(bindings.get(ref.getName())));
       std::pair<int64_t, int64_t> argDim = *c.getArgDim(i);
       std::optional<int64_t> v = dimOf(argDim.first, argDim.second);
       if (!v && missing.empty())

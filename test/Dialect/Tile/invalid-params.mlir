@@ -124,7 +124,7 @@ tile.kernel @k(%X: memref<?xf16>) grid [1] threads 128 requires [%X[2] <= 8] {
 
 // -----
 
-// expected-error @+1 {{kernel_c6: 'D' is not an integer parameter of kernel 'k'}}
+// expected-error @+1 {{kernel_c6: 'D' is not an integer or boolean parameter of kernel 'k'}}
 tile.kernel @k(%X: memref<?xf16>) grid [1] threads 128 requires [%X[0] == D] {
 }
 
@@ -191,7 +191,7 @@ tile.kernel @k(%X: memref<?xf16>) params {B = 4} grid [1] threads 128 requires [
 // -----
 
 // A parameter in an expression is checked as a bound is.
-// expected-error @+1 {{kernel_c6: 'N' is not an integer parameter of kernel 'k'}}
+// expected-error @+1 {{kernel_c6: 'N' is not an integer or boolean parameter of kernel 'k'}}
 tile.kernel @k(%X: memref<?xf16>) params {B = 4} grid [1] threads 128 requires [%X[0] mod (N * B) == 0] {
 }
 

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Dialect/Tile/IR/TileAttrs.h"
+#include "tile/Dialect/Tile/IR/TileParams.h"
 
 #include "mlir/IR/AffineMap.h"
 
@@ -32,8 +33,8 @@ ContractAttr ContractAttr::foldIntegerOperands(std::string &why) {
   SmallVector<std::optional<int64_t>> values;
   for (Attribute operand : getOperands()) {
     if (auto integer = dyn_cast<IntegerAttr>(operand)) {
-      symbols.push_back(getAffineConstantExpr(integer.getInt(), ctx));
-      values.push_back(integer.getInt());
+      symbols.push_back(getAffineConstantExpr(getParamInteger(integer), ctx));
+      values.push_back(getParamInteger(integer));
     } else {
       symbols.push_back(getAffineSymbolExpr(kept.size(), ctx));
       kept.push_back(operand);

@@ -412,8 +412,9 @@ static LogicalResult verifyParams(KernelOp op) {
     return params ? params->get(name) : Attribute();
   };
   std::optional<InFlightDiagnostic> bad;
-  // A size names an integer parameter; a flag (warp_specialize) an integer
-  // or a boolean one.
+  // A size names an integer parameter; a flag (warp_specialize) or an
+  // operand of a contract (a boolean counting as 0 or 1) an integer or a
+  // boolean one.
   auto checkRef = [&](Operation *at, StringRef name, bool wantType,
                       bool flag = false) {
     Attribute decl = kindOf(name);
@@ -433,10 +434,15 @@ static LogicalResult verifyParams(KernelOp op) {
     Attribute flag = pipelined ? pipelined.getWarpSpecializeAttr() : nullptr;
     if (auto r = dyn_cast_if_present<ParamRefAttr>(flag))
       checkRef(inner, r.getName(), false, /*flag=*/true);
-    for (NamedAttribute a : attrs)
-      if (!pipelined || a.getName() != pipelined.getWarpSpecializeAttrName())
-        a.getValue().walk(
-            [&](ParamRefAttr r) { checkRef(inner, r.getName(), false); });
+    auto kernel = dyn_cast<KernelOp>(inner);
+    for (NamedAttribute a : attrs) {
+      if (pipelined && a.getName() == pipelined.getWarpSpecializeAttrName())
+        continue;
+      bool contracts = kernel && a.getName() == kernel.getContractsAttrName();
+      a.getValue().walk([&](ParamRefAttr r) {
+        checkRef(inner, r.getName(), false, /*flag=*/contracts);
+      });
+    }
     attrs.walk([&](ParamType t) { checkRef(inner, t.getName(), true); });
     for (Type t : inner->getResultTypes())
       t.walk([&](ParamType p) { checkRef(inner, p.getName(), true); });

@@ -141,6 +141,11 @@ std::optional<bool> tile::evaluateConstraint(IntegerSet set,
 // Bindings
 //===----------------------------------------------------------------------===//
 
+int64_t tile::getParamInteger(IntegerAttr value) {
+  APInt v = value.getValue();
+  return v.getBitWidth() == 1 ? (int64_t)v.getZExtValue() : v.getSExtValue();
+}
+
 static std::string describe(Attribute value) {
   std::string s;
   llvm::raw_string_ostream os(s);
@@ -235,12 +240,8 @@ FailureOr<DictionaryAttr> tile::resolveBindings(KernelOp kernel,
   DictionaryAttr result = bound.getDictionary(kernel.getContext());
   SmallVector<StringRef> names = getIntegerParams(kernel);
   SmallVector<int64_t> values;
-  // Booleans take part in constraints as 0 and 1.
-  for (StringRef n : names) {
-    APInt v = cast<IntegerAttr>(result.get(n)).getValue();
-    values.push_back(v.getBitWidth() == 1 ? (int64_t)v.getZExtValue()
-                                          : v.getSExtValue());
-  }
+  for (StringRef n : names)
+    values.push_back(getParamInteger(cast<IntegerAttr>(result.get(n))));
   if (std::optional<ArrayAttr> sets = kernel.getConstraints()) {
     for (Attribute a : *sets) {
       IntegerSet set = cast<IntegerSetAttr>(a).getValue();

@@ -8,7 +8,8 @@
 // CHECK-NOT: tile.kernel @k(
 // CHECK-LABEL: tile.kernel @k_f16
 // CHECK-SAME: (%[[X:.*]]: memref<?x?xf16>)
-// CHECK-SAME: grid [%[[X]][0] / 64] threads 128 requires [%[[X]][1] <= 64]
+// A flag in a contract counts as 0 or 1.
+// CHECK-SAME: grid [%[[X]][0] / 64] threads 128 requires [%[[X]][1] <= 64, %[[X]][1] <= 64]
 // CHECK-SAME: attributes {tile.bindings = {BM = 64 : i64, CAUSAL = false, STAGES = 2 : i64, T = f16, WS = false}}
 // CHECK-NOT: tile.param
 // CHECK: %[[C64:.*]] = arith.constant 64 : index
@@ -28,7 +29,7 @@
 // With `kernels` and `bind`: only k_bf16, with BM = 128 and the flag set.
 // BIND-NOT: @k_f16
 // BIND-LABEL: tile.kernel @k_bf16
-// BIND-SAME: grid [%{{.*}}[0] / 128] threads 128 requires [%{{.*}}[1] <= 128]
+// BIND-SAME: grid [%{{.*}}[0] / 128] threads 128 requires [%{{.*}}[1] <= 128, %{{.*}}[0] <= 128]
 // BIND-SAME: tile.bindings = {BM = 128 : i64, CAUSAL = true, STAGES = 3 : i64, T = bf16, WS = true}
 // BIND: tile.alloc_shared : !tile.shared<128x64xbf16>
 // BIND: tile.alloc_fragment : !tile.fragment<128x64xf32>
@@ -39,7 +40,8 @@
 tile.kernel @k(%X: memref<?x?x!tile.param<"T">>)
     params {BM = 64, STAGES = 2, CAUSAL = false, WS = false, T = f16}
     space {BM = [64, 128], STAGES = [2, 3], T = [f16, bf16]}
-    grid [%X[0] / BM] threads 128 requires [%X[1] <= BM] {
+    grid [%X[0] / BM] threads 128
+    requires [%X[1] <= BM, %X[1] * (1 - CAUSAL) + %X[0] * CAUSAL <= BM] {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %bm = tile.param "BM" : index

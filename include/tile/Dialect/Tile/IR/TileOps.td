@@ -105,9 +105,10 @@ def Tile_KernelOp : Tile_Op<"kernel", [Symbol, IsolatedFromAbove,
 
     `requires` states the shape contracts the runtime checks before every
     launch: two integer expressions over memref arguments' dimensions
-    (`%X[1]`), integer parameters and integers, with `+ - * floordiv
-    ceildiv mod` and parentheses, compared by `==`, `<=`, `>=`, `<` or `>`
-    (`%A[1] == %B[0]`, `%X[1] <= 2 * BN`, `%Q[1] mod %K[1] == 0`). A
+    (`%X[1]`), integer parameters, boolean parameters (0 or 1) and
+    integers, with `+ - * floordiv ceildiv mod` and parentheses, compared by
+    `==`, `<=`, `>=`, `<` or `>` (`%A[1] == %B[0]`, `%X[1] <= 2 * BN`,
+    `%Q[1] mod %K[1] == 0`, `%B[0] * (1 - TB) + %B[1] * TB == %A[1]`). A
     division by a value that is not positive, or an overflow, fails the
     contract.
     - kernel_c8: a contract reads at least one dimension, and only

@@ -23,6 +23,10 @@ namespace mlir::tile {
 /// symbols of its `where` constraints (the sorted order of `params`).
 SmallVector<StringRef> getIntegerParams(KernelOp kernel);
 
+/// The value of an integer parameter's binding as constraints and contracts
+/// compute with it: a boolean is 0 or 1, another integer its signed value.
+int64_t getParamInteger(IntegerAttr value);
+
 /// Whether `name` is usable as a parameter name: an identifier that the
 /// `where` and header syntax can read back (letters, digits, `_`, not
 /// starting with a digit, and not a keyword of the constraint language).
