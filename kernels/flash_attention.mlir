@@ -174,4 +174,5 @@ module {
   tile.instance @attention_causal_d128_bf16 = @attention {D = 128, CAUSAL = true, T = bf16}
   tile.instance @attention_gqa4_d128_f16 = @attention {D = 128, GROUP = 4}
   tile.instance @attention_gqa4_causal_d128_f16 = @attention {D = 128, GROUP = 4, CAUSAL = true}
+  tile.instance @attention_gqa4_d128_bf16 = @attention {D = 128, GROUP = 4, T = bf16}
 }

@@ -19,6 +19,10 @@
 // H200 it measures the same as the default at every size tried (the loop's
 // barrier was not what limited it), and would double the tuning time.
 //
+// TRANS_B takes B as N x K (K contiguous): x . W^T for a weight W kept as
+// [out_features, in_features] (nn.Linear's), read in place. Its tiles are
+// K-major, the layout wgmma reads without a transpose.
+//
 // The defaults, 128x256x64 in 3 stages on two warpgroups with TMA stores,
 // are the fastest schedule at 4096^3; the named instances are the
 // element-type variants.
@@ -27,14 +31,15 @@ module {
   tile.kernel @gemm(%A: memref<?x?x!tile.param<"T">>, %B: memref<?x?x!tile.param<"T">>,
                     %C: memref<?x?x!tile.param<"TC">>)
       params {BM = 128, BN = 256, BK = 64, STAGES = 3, THREADS = 256,
-              TMA_STORE = true, WS = false, T = f16, TC = f16}
+              TMA_STORE = true, WS = false, TRANS_B = false, T = f16, TC = f16}
       space {BM = [64, 128, 256], BN = [64, 128, 192, 256], BK = [64, 128],
              STAGES = [2, 3, 4, 5, 6], THREADS = [128, 256],
              TMA_STORE = [true, false],
              T = [f16, bf16], TC = [f16, bf16, f32]}
       where [BM mod (THREADS floordiv 2) == 0]
       grid [%C[1] / BN, %C[0] / BM] threads THREADS
-      requires [%B[0] == %A[1], %C[0] == %A[0], %C[1] == %B[1]] {
+      requires [%B[0] * (1 - TRANS_B) + %B[1] * TRANS_B == %A[1], %C[0] == %A[0],
+                %C[1] == %B[1] * (1 - TRANS_B) + %B[0] * TRANS_B] {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %bm = tile.param "BM" : index
@@ -46,16 +51,25 @@ module {
     %n0 = arith.muli %bx, %bn : index
     %K = memref.dim %A, %c1 : memref<?x?x!tile.param<"T">>
     %kt = arith.ceildivui %K, %bk : index
+    %tb = tile.param "TRANS_B" : i1
+    %b_rows = arith.select %tb, %bn, %bk : index
+    %b_cols = arith.select %tb, %bk, %bn : index
     %a = tile.alloc_shared [%bm, %bk] : !tile.shared<?x?x!tile.param<"T">>
-    %b = tile.alloc_shared [%bk, %bn] : !tile.shared<?x?x!tile.param<"T">>
+    %b = tile.alloc_shared [%b_rows, %b_cols] : !tile.shared<?x?x!tile.param<"T">>
     %acc = tile.alloc_fragment [%bm, %bn] : !tile.fragment<?x?xf32>
     %cs = tile.alloc_shared [%bm, %bn] : !tile.shared<?x?x!tile.param<"TC">>
     tile.fill %acc, 0.0 : !tile.fragment<?x?xf32>
     tile.pipelined %k = %c0 to %kt step %c1 num_stages STAGES warp_specialize WS {
       %k0 = arith.muli %k, %bk : index
       tile.copy %A[%m0, %k0] -> %a : memref<?x?x!tile.param<"T">> -> !tile.shared<?x?x!tile.param<"T">>
-      tile.copy %B[%k0, %n0] -> %b : memref<?x?x!tile.param<"T">> -> !tile.shared<?x?x!tile.param<"T">>
-      tile.gemm %a, %b, %acc : !tile.shared<?x?x!tile.param<"T">>, !tile.shared<?x?x!tile.param<"T">>, !tile.fragment<?x?xf32>
+      %b_i = arith.select %tb, %n0, %k0 : index
+      %b_j = arith.select %tb, %k0, %n0 : index
+      tile.copy %B[%b_i, %b_j] -> %b : memref<?x?x!tile.param<"T">> -> !tile.shared<?x?x!tile.param<"T">>
+      scf.if %tb {
+        tile.gemm %a, %b, %acc {transpose_b} : !tile.shared<?x?x!tile.param<"T">>, !tile.shared<?x?x!tile.param<"T">>, !tile.fragment<?x?xf32>
+      } else {
+        tile.gemm %a, %b, %acc : !tile.shared<?x?x!tile.param<"T">>, !tile.shared<?x?x!tile.param<"T">>, !tile.fragment<?x?xf32>
+      }
     }
     %tma_store = tile.param "TMA_STORE" : i1
     scf.if %tma_store {
@@ -68,5 +82,7 @@ module {
 
   tile.instance @gemm_f16 = @gemm {}
   tile.instance @gemm_bf16 = @gemm {T = bf16, TC = bf16}
+  tile.instance @gemm_nt_f16 = @gemm {TRANS_B = true}
+  tile.instance @gemm_nt_bf16 = @gemm {TRANS_B = true, T = bf16, TC = bf16}
   tile.instance @gemm_f16_f32 = @gemm {TC = f32, STAGES = 4, TMA_STORE = false}
 }

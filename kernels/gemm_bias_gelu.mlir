@@ -7,7 +7,8 @@
 // accumulator registers, so the pre-activation matrix never reaches global
 // memory. GELU in the tanh approximation (as cuBLASLt's GELU epilogue), or
 // with ERF = true in the erf form; the other form folds away when the
-// kernel is specialised.
+// kernel is specialised. TRANS_B takes B as N x K, as gemm.mlir's: the
+// nn.Linear form gelu(x . W^T + bias), W read in place.
 //
 // Both forms are written GELU(y) = y * Phi(y). The erf form's Phi, the
 // normal CDF 0.5 (1 + erf(y / sqrt 2)), is 1 - q for y >= 0 and q below,
@@ -27,14 +28,14 @@ module {
       %B: memref<?x?x!tile.param<"T">>, %bias: memref<?x!tile.param<"T">>,
       %C: memref<?x?x!tile.param<"T">>)
       params {BM = 128, BN = 256, BK = 64, STAGES = 3, THREADS = 256,
-              TMA_STORE = true, ERF = false, T = f16}
+              TMA_STORE = true, ERF = false, TRANS_B = false, T = f16}
       space {BM = [64, 128, 256], BN = [64, 128, 192, 256], BK = [64, 128],
              STAGES = [2, 3, 4, 5, 6], THREADS = [128, 256],
              TMA_STORE = [true, false], T = [f16, bf16]}
       where [BM mod (THREADS floordiv 2) == 0]
       grid [%C[1] / BN, %C[0] / BM] threads THREADS
-      requires [%B[0] == %A[1], %C[0] == %A[0], %C[1] == %B[1],
-                %bias[0] == %B[1]] {
+      requires [%B[0] * (1 - TRANS_B) + %B[1] * TRANS_B == %A[1], %C[0] == %A[0],
+                %C[1] == %B[1] * (1 - TRANS_B) + %B[0] * TRANS_B, %bias[0] == %C[1]] {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %bm = tile.param "BM" : index
@@ -65,8 +66,11 @@ module {
     %n0 = arith.muli %bx, %bn : index
     %K = memref.dim %A, %c1 : memref<?x?x!tile.param<"T">>
     %nk = arith.ceildivui %K, %bk : index
+    %tb = tile.param "TRANS_B" : i1
+    %b_rows = arith.select %tb, %bn, %bk : index
+    %b_cols = arith.select %tb, %bk, %bn : index
     %a = tile.alloc_shared [%bm, %bk] : !tile.shared<?x?x!tile.param<"T">>
-    %b = tile.alloc_shared [%bk, %bn] : !tile.shared<?x?x!tile.param<"T">>
+    %b = tile.alloc_shared [%b_rows, %b_cols] : !tile.shared<?x?x!tile.param<"T">>
     %acc = tile.alloc_fragment [%bm, %bn] : !tile.fragment<?x?xf32>
     %cs = tile.alloc_shared [%bm, %bn] : !tile.shared<?x?x!tile.param<"T">>
     // The bias is loaded before the main loop, so its latency hides behind
@@ -77,8 +81,14 @@ module {
     tile.pipelined %k = %c0 to %nk step %c1 num_stages STAGES {
       %k0 = arith.muli %k, %bk : index
       tile.copy %A[%m0, %k0] -> %a : memref<?x?x!tile.param<"T">> -> !tile.shared<?x?x!tile.param<"T">>
-      tile.copy %B[%k0, %n0] -> %b : memref<?x?x!tile.param<"T">> -> !tile.shared<?x?x!tile.param<"T">>
-      tile.gemm %a, %b, %acc : !tile.shared<?x?x!tile.param<"T">>, !tile.shared<?x?x!tile.param<"T">>, !tile.fragment<?x?xf32>
+      %b_i = arith.select %tb, %n0, %k0 : index
+      %b_j = arith.select %tb, %k0, %n0 : index
+      tile.copy %B[%b_i, %b_j] -> %b : memref<?x?x!tile.param<"T">> -> !tile.shared<?x?x!tile.param<"T">>
+      scf.if %tb {
+        tile.gemm %a, %b, %acc {transpose_b} : !tile.shared<?x?x!tile.param<"T">>, !tile.shared<?x?x!tile.param<"T">>, !tile.fragment<?x?xf32>
+      } else {
+        tile.gemm %a, %b, %acc : !tile.shared<?x?x!tile.param<"T">>, !tile.shared<?x?x!tile.param<"T">>, !tile.fragment<?x?xf32>
+      }
     }
     tile.parallel ins(%x = %acc, %bj = %bv[1] : !tile.fragment<?x?xf32>, !tile.fragment<?xf32>)
         outs(%o = %acc : !tile.fragment<?x?xf32>) {
@@ -130,4 +140,6 @@ module {
   tile.instance @gemm_bias_gelu_f16 = @gemm_bias_gelu {}
   tile.instance @gemm_bias_gelu_erf_f16 = @gemm_bias_gelu {ERF = true}
   tile.instance @gemm_bias_gelu_bf16 = @gemm_bias_gelu {T = bf16}
+  tile.instance @gemm_bias_gelu_nt_f16 = @gemm_bias_gelu {TRANS_B = true}
+  tile.instance @gemm_bias_gelu_nt_bf16 = @gemm_bias_gelu {TRANS_B = true, T = bf16}
 }

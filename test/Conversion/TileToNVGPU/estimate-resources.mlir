@@ -22,7 +22,7 @@
 // A binding over the target's shared memory is refused before lowering,
 // naming the bindings.
 // OVER: error: 'tile.kernel' op needs 360448 bytes of shared memory for its tiles and pipeline stages; sm_90a allows 231424 (reduce num_stages or the tile sizes)
-// OVER: note: in 'gemm_f16', specialised with BK = 128, BM = 128, BN = 256, STAGES = 3, T = f16, TC = f16, THREADS = 256, TMA_STORE = true, WS = false
+// OVER: note: in 'gemm_f16', specialised with BK = 128, BM = 128, BN = 256, STAGES = 3, T = f16, TC = f16, THREADS = 256, TMA_STORE = true, TRANS_B = false, WS = false
 
 // Warp-specialised: the block gains a producer warpgroup, whose registers
 // go to the two consumer warpgroups: (65536 - 40 x 128) / 256, rounded
