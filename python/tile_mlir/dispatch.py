@@ -6,7 +6,7 @@ wins (ops.py looks it up); for any other, the dispatch rules of
 dispatch_rules.json choose by shape class:
 
 - softmax: the first rule whose ``max_n`` (null: unbounded) holds the row
-  length;
+  length and whose ``max_m``, where it has one, the number of rows;
 - gemm and gemm + bias + GELU: for a tuned problem (a rule's ``shape``,
   sides below 64 counted as 64), the configuration tuned for it; for any
   other, the nearest tuned problem's (gemm_distance), unless
@@ -16,7 +16,8 @@ dispatch_rules.json choose by shape class:
   bytes the tiles read), fitted to the times every candidate took on
   every tuned problem: 3072^3 and 2048 x 512 x 8192, whose nearest tuned
   shapes' tilings fill the GPU badly there, get tilings that fill it.
-- attention: the kernel's defaults, with D and CAUSAL from the problem.
+- attention: the rule of the head dimension, with D and CAUSAL from the
+  problem.
 
 The rules are data, regenerated from tuned results by rules_from_tuned
 (python/benchmarks/bench_ops.py --tune --write-rules), so that a change of
@@ -65,14 +66,20 @@ def _type_binding(dtype: str) -> dict:
     return {"T": dtype}
 
 
-def softmax_config(n: int, dtype: str, rules: Mapping | None = None) -> dict:
+def softmax_config(n: int, dtype: str, rules: Mapping | None = None,
+                   rows: int | None = None) -> dict:
     """The bindings of kernels/softmax.mlir's `softmax` for rows of `n`
-    elements of `dtype` ("f16" or "bf16")."""
+    elements of `dtype` ("f16" or "bf16"): the first rule whose max_n
+    holds n and whose max_m, where the rule has one, holds `rows` (a rule
+    with max_m is passed over when `rows` is not given)."""
     if n < 1:
         raise ValueError(f"softmax rows need at least one element, got {n}")
     for rule in (rules or load_rules())["softmax"]:
-        if rule["max_n"] is None or n <= rule["max_n"]:
-            return {**rule["params"], **_type_binding(dtype)}
+        if rule["max_n"] is not None and n > rule["max_n"]:
+            continue
+        if "max_m" in rule and (rows is None or rows > rule["max_m"]):
+            continue
+        return {**rule["params"], **_type_binding(dtype)}
     raise ValueError(f"no softmax rule holds rows of {n} elements (the "
                      f"last rule should be unbounded)")
 
@@ -233,12 +240,13 @@ def config_string(params: Mapping) -> str:
 
 def attention_config(d: int, causal: bool, dtype: str,
                      rules: Mapping | None = None) -> dict:
-    """The bindings of kernels/flash_attention.mlir's `attention`."""
-    if d not in (64, 128):
+    """The bindings of kernels/flash_attention.mlir's `attention`: the
+    rule of head dimension `d`, with D and CAUSAL from the problem."""
+    rule = [r for r in (rules or load_rules())["attention"] if r["d"] == d]
+    if not rule:
         raise ValueError(f"attention supports head dimensions 64 and 128, "
                          f"got {d}")
-    params = dict((rules or load_rules())["attention"][0]["params"])
-    return {**params, "D": d, "CAUSAL": bool(causal),
+    return {**rule[0]["params"], "D": d, "CAUSAL": bool(causal),
             **_type_binding(dtype)}
 
 

@@ -21,10 +21,13 @@ def short(p):
 for n in (1, 32, 33, 64, 100, 128, 129, 2000, 2048, 2049, 4096, 8192, 8193, 50257, 57337,
           57338, 262144):
     print(f"softmax n={n}: {short(d.softmax_config(n, 'f16'))}")
+# Rows beyond 65536 columns: fewer rows than SMs take the wide blocks.
+for m, n in ((8, 262144), (132, 128256), (133, 128256), (8192, 128256)):
+    print(f"softmax {m}x{n}: {short(d.softmax_config(n, 'f16', rows=m))}")
 for s in ((64, 64, 64), (1024, 1024, 1024), (128, 8192, 8192),
           (256, 8192, 8192), (2048, 2048, 2048), (4096, 4096, 4096),
           (64, 4096, 4096), (4096, 64, 4096), (16, 4096, 4096),
-          (1, 1, 1)):
+          (1, 1, 1), (512, 16384, 4096)):
     print(f"gemm {s}: {short(d.gemm_config(*s, 'bf16'))}")
 # Nearness on hand-made rules: clamped sides, ties to the nearer unclamped.
 toy = {"gemm": [{"shape": [16, 4096, 4096], "params": {"BM": 16}},
@@ -36,6 +39,7 @@ for s in ((16, 4096, 4096), (64, 4096, 4096), (32, 4096, 4096),
           (2048, 2048, 2048), (4096, 4096, 4096), (1024, 1024, 64)):
     print(f"toy gemm {s}: {short(d.gemm_config(*s, 'f16', toy))}")
 print(f"attention: {short(d.attention_config(128, True, 'f16'))}")
+print(f"attention: {short(d.attention_config(64, False, 'bf16'))}")
 # The gemm model: fitted to synthetic times made from known coefficients,
 # it gives them back; a coefficient the data would make negative is zero.
 small = {"BM": 64, "BN": 64, "BK": 64, "STAGES": 4, "THREADS": 128,
@@ -141,4 +145,10 @@ for t in ("f16", "bf16"):
         tm.compile(f"{kernels}/gemm_bias_gelu.mlir",
                    kernels=["gemm_bias_gelu"], params=p, fmt="ptx")
         compiled += 2
+    for rule in rules["attention"]:
+        for causal in (False, True):
+            tm.compile(f"{kernels}/flash_attention.mlir", kernels=["attention"],
+                       params=d.attention_config(rule["d"], causal, t),
+                       fmt="ptx")
+            compiled += 1
 print(f"rules compiled: {compiled}")
