@@ -3,8 +3,10 @@
     import tile_mlir.ops as ops
     y = ops.softmax(x)                         # rows of the last dimension
     c = ops.gemm(a, b)                         # a [M, K] @ b [K, N]
+    y = ops.gemm(x, w.t())                     # x @ W.T, W [N, K] in place
     h = ops.gemm(a, b, bias=bias, activation="gelu_tanh")  # fused epilogue
-    o = ops.attention(q, k, v, causal=True)    # [B, H, S, D], D 64 or 128
+    o = ops.attention(q, k, v, causal=True)    # [B, H, S, D], D 64 or 128;
+                                               # k, v may have fewer heads (GQA)
 
 Each call picks a configuration of kernels/*.mlir's parametric kernels for
 its dtype and shape: the tuned one when the tuning cache has the problem
@@ -109,7 +111,12 @@ def _choose(op: str, kernel: str, dtype: str, shape: tuple, device: int,
                     runtime=_runtime(device), params=fixed, causal=causal,
                     gelu=gelu, lookup_only=True)
         if hit is not None:
-            bindings = {**hit.bindings, **fixed}
+            # A transposed B and grouped key/value heads run the
+            # configuration tuned for the plain problem.
+            bindings = {**hit.bindings, **fixed,
+                        **({"TRANS_B": True} if flags.get("trans_b") else {}),
+                        **({"GROUP": flags["group"]} if "group" in flags
+                           else {})}
     k = _chosen[key] = _kernel(op, kernel, bindings, device)
     return k
 
@@ -131,16 +138,54 @@ def softmax(x, dim: int = -1):
     if m and n:
         device = x.device.index or 0
         k = _choose("softmax", "softmax", dtype, (m, n), device,
-                    lambda: dispatch.softmax_config(n, dtype))
+                    lambda: dispatch.softmax_config(n, dtype, rows=m))
         k.launch(x2, y)
     return y.reshape(x.shape)
 
 
+_TMA_ALIGN = 16  # bytes: TMA's alignment of a row stride and a base
+
+
+def _tma_ready(t) -> bool:
+    """Whether a 2-D tensor is rows of unit-stride elements whose base and
+    row stride TMA takes as they are."""
+    size = t.element_size()
+    return (t.stride(1) == 1 or t.shape[1] == 1) and \
+        (t.stride(0) * size) % _TMA_ALIGN == 0 and \
+        t.data_ptr() % _TMA_ALIGN == 0 and t.stride(0) >= t.shape[1]
+
+
+def _padded_empty(m: int, n: int, like):
+    """An uninitialised [m, n] view of rows padded to TMA's alignment."""
+    import torch
+    per_row = _TMA_ALIGN // like.element_size()
+    buf = torch.empty(m, -(-n // per_row) * per_row, dtype=like.dtype,
+                      device=like.device)
+    return buf[:, :n]
+
+
+def _tma_rows(t):
+    """t itself when TMA takes it, else a copy into padded rows (rows whose
+    byte length is no multiple of 16, an unaligned view, a column-major
+    operand that cannot be read as its transpose)."""
+    if _tma_ready(t):
+        return t
+    out = _padded_empty(*t.shape, t)
+    out.copy_(t)
+    return out
+
+
 def gemm(a, b, bias=None, activation: str | None = None):
-    """a @ b for a [M, K] and b [K, N] (row-major, rows 16-byte aligned),
-    float16 / bfloat16 out, fp32 accumulation. With `bias` ([N]) and
-    activation "gelu_tanh" or "gelu" (erf): gelu(a @ b + bias) in one
-    kernel, as torch's gelu(addmm(bias, a, b), approximate=...)."""
+    """a @ b for a [M, K] and b [K, N], float16 / bfloat16 out, fp32
+    accumulation. With `bias` ([N]) and activation "gelu_tanh" or "gelu"
+    (erf): gelu(a @ b + bias) in one kernel, as torch's gelu(addmm(bias, a,
+    b), approximate=...).
+
+    b may be the transpose of a row-major [N, K] weight (`x @ W.T`, what
+    nn.Linear computes): it is read in place, K-major. Operands whose rows
+    TMA cannot read (row bytes not a multiple of 16, unaligned views) are
+    copied into padded rows first, and an output of such rows is written
+    through a padded buffer; the result is a new contiguous tensor."""
     import torch
     if activation not in _ACTIVATIONS:
         raise ValueError(f"activation is None, 'gelu_tanh' or 'gelu', got "
@@ -166,35 +211,59 @@ def gemm(a, b, bias=None, activation: str | None = None):
                 if activation == "gelu" else "tanh"))
         return c
     device = a.device.index or 0
-    rule = lambda: dispatch.gemm_config(m, n, kk, dtype)  # noqa: E731
+    a = _tma_rows(a)
+    trans_b = b.stride(0) == 1 and b.stride(1) != 1 and _tma_ready(b.t())
+    b = b.t() if trans_b else _tma_rows(b)
+    out = c if _tma_ready(c) else _padded_empty(m, n, c)
+    flags = {"trans_b": True} if trans_b else {}
+    fixed = {"TRANS_B": True} if trans_b else {}
+    rule = lambda: {**dispatch.gemm_config(m, n, kk, dtype),  # noqa: E731
+                    **fixed}
     if bias is None:
         k = _choose("gemm", "gemm", dtype, (m, n, kk), device,
-                    lambda: {**rule(), "TC": dtype}, out=dtype)
-        k.launch(a, b, c)
-        return c
-    erf = _ACTIVATIONS[activation]
-    k = _choose("gemm_bias_gelu", "gemm_bias_gelu", dtype, (m, n, kk),
-                device, lambda: {**rule(), "ERF": erf}, erf=erf)
-    k.launch(a, b, bias, c)
+                    lambda: {**rule(), "TC": dtype}, out=dtype, **flags)
+        k.launch(a, b, out)
+    else:
+        erf = _ACTIVATIONS[activation]
+        k = _choose("gemm_bias_gelu", "gemm_bias_gelu", dtype, (m, n, kk),
+                    device, lambda: {**rule(), "ERF": erf}, erf=erf, **flags)
+        if bias.stride(0) != 1 or bias.data_ptr() % _TMA_ALIGN:
+            bias = bias.clone(memory_format=torch.contiguous_format)
+        k.launch(a, b, bias, out)
+    if out is not c:
+        c.copy_(out)
     return c
 
 
 def attention(q, k, v, causal: bool = False, scale: float | None = None):
-    """softmax(q k^T * scale) v for q, k, v [B, H, S, D] (D 64 or 128,
-    scale 1/sqrt(D) by default), the scores never in memory."""
+    """softmax(q k^T * scale) v for q [B, H, S, D] and k, v [B, Hkv, Skv, D]
+    (D 64 or 128, scale 1/sqrt(D) by default), the scores never in memory.
+    Grouped-query and multi-query attention: Hkv may divide H, query head
+    h then reads key/value head h // (H // Hkv), as SDPA's enable_gqa. The
+    keys may be of another length than the queries; `causal` masks as
+    SDPA's is_causal does (query i sees keys 0..i)."""
     import torch
     dtype = _dtype(q)
-    if q.dim() != 4:
+    if q.dim() != 4 or k.dim() != 4:
         raise ValueError(f"attention takes [B, H, S, D] tensors, got "
-                         f"{tuple(q.shape)}")
+                         f"{tuple(q.shape)} and {tuple(k.shape)}")
     o = torch.empty_like(q, memory_format=torch.contiguous_format)
     b, h, s, d = q.shape
+    hkv = k.shape[1]
+    if hkv < 1 or h % hkv:
+        raise ValueError(f"attention needs the key/value heads to divide the "
+                         f"query heads, got {hkv} key/value heads under {h} "
+                         f"query heads")
+    group = h // hkv
     if not (b and h and s):
         return o
     device = q.device.index or 0
+    flags = {"causal": bool(causal)}
+    if group > 1:
+        flags["group"] = group
     kern = _choose("attention", "attention", dtype, (b, h, s, d), device,
-                   lambda: dispatch.attention_config(d, causal, dtype),
-                   causal=bool(causal))
+                   lambda: {**dispatch.attention_config(d, causal, dtype),
+                            "GROUP": group}, **flags)
     kern.launch(q, k, v, o, 1 / math.sqrt(d) if scale is None else scale)
     return o
 

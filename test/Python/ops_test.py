@@ -1,7 +1,9 @@
 """tile_mlir.ops on the GPU (ops.test): softmax over row lengths across
 the dispatch classes (lengths that are not multiples of the tiles, f16 and
 bf16, a 3-D input), gemm with and without the fused bias + GELU (against
-gelu(addmm(bias, a, b))), attention causal and not, and the refusals; each
+gelu(addmm(bias, a, b))), x @ W.T, operands of odd strides and unaligned
+views, attention causal and not, grouped-query attention, and the
+refusals; each
 checked by relative norm against an fp32 torch reference."""
 import math
 
@@ -48,6 +50,63 @@ a = torch.randn(100, 64, dtype=torch.bfloat16, device="cuda")
 b = torch.randn(64, 72, dtype=torch.bfloat16, device="cuda")
 check("gemm bf16 100x72x64", ops.gemm(a, b), a.float() @ b.float())
 
+# nn.Linear's form, x @ W.T with W [N, K] read in place, and operands whose
+# rows TMA cannot read as they are (odd K and N, a column slice, a
+# column-major a), each against the fp32 product.
+for m, n, k in ((64, 64, 64), (333, 264, 136), (1000, 3000, 2000),
+                (128, 50264, 512)):
+    x = torch.randn(m, k, dtype=torch.float16, device="cuda")
+    w = torch.randn(n, k, dtype=torch.float16, device="cuda")
+    bias = torch.randn(n, dtype=torch.float16, device="cuda")
+    ref = x.float() @ w.float().t()
+    check(f"gemm x@W.T {m}x{n}x{k}", ops.gemm(x, w.t()), ref)
+    check(f"gemm+bias+gelu x@W.T {m}x{n}x{k}",
+          ops.gemm(x, w.t(), bias=bias, activation="gelu_tanh"),
+          F.gelu(ref + bias.float(), approximate="tanh"))
+for m, n, k in ((777, 3001, 1234), (5, 50257, 99), (130, 7, 3)):
+    a = torch.randn(m, k, dtype=torch.bfloat16, device="cuda")
+    b = torch.randn(k, n, dtype=torch.bfloat16, device="cuda")
+    bias = torch.randn(n, dtype=torch.bfloat16, device="cuda")
+    ref = a.float() @ b.float()
+    check(f"gemm odd strides {m}x{n}x{k}", ops.gemm(a, b), ref)
+    check(f"gemm odd strides x@W.T {m}x{n}x{k}",
+          ops.gemm(a, b.t().contiguous().t()), ref)
+    check(f"gemm+bias+gelu odd strides {m}x{n}x{k}",
+          ops.gemm(a, b, bias=bias, activation="gelu"),
+          F.gelu(ref + bias.float()))
+big = torch.randn(300, 520, dtype=torch.float16, device="cuda")
+a, b = big[:, 1:257], big[:256, 3:203]
+check("gemm unaligned views", ops.gemm(a, b), a.float() @ b.float())
+a = torch.randn(136, 200, dtype=torch.float16, device="cuda").t()
+b = torch.randn(136, 72, dtype=torch.float16, device="cuda")
+check("gemm column-major a", ops.gemm(a, b), a.float() @ b.float())
+
+# Grouped-query and multi-query attention: key/value heads dividing the
+# query heads, against SDPA's enable_gqa.
+for causal in (False, True):
+    for hq, hkv, s, d in ((8, 2, 300, 128), (4, 1, 129, 64), (6, 3, 64, 64)):
+        q = torch.randn(2, hq, s, d, dtype=torch.float16, device="cuda")
+        k, v = (torch.randn(2, hkv, s, d, dtype=torch.float16, device="cuda")
+                for _ in range(2))
+        check(f"attention gqa {hq}/{hkv} s={s} d={d} causal={causal}",
+              ops.attention(q, k, v, causal=causal),
+              F.scaled_dot_product_attention(q.float(), k.float(), v.float(),
+                                             is_causal=causal,
+                                             enable_gqa=True))
+
+# Keys of another length than the queries (cross-attention, a cache): the
+# causal mask is SDPA's, aligned at the top left.
+for causal in (False, True):
+    for sq, skv, d in ((77, 300, 64), (300, 77, 128), (1, 513, 128)):
+        q = torch.randn(2, 4, sq, d, dtype=torch.float16, device="cuda")
+        k, v = (torch.randn(2, 2, skv, d, dtype=torch.float16, device="cuda")
+                for _ in range(2))
+        check(f"attention sq={sq} skv={skv} d={d} causal={causal}",
+              ops.attention(q, k, v, causal=causal),
+              F.scaled_dot_product_attention(q.float(), k.float(), v.float(),
+                                             is_causal=causal,
+                                             enable_gqa=True))
+
 for causal in (False, True):
     for d in (64, 128):
         q, k, v = (torch.randn(2, 3, 200, d, dtype=torch.float16,
@@ -68,6 +127,10 @@ for label, fn in (
         ("softmax dim 0", lambda: ops.softmax(x, dim=0)),
         ("gemm bias alone", lambda: ops.gemm(a, b, bias=b[0])),
         ("gemm mismatch", lambda: ops.gemm(a, a)),
+        ("attention heads 8/3", lambda: ops.attention(
+            torch.randn(1, 8, 16, 64, dtype=torch.float16, device="cuda"),
+            *(torch.randn(1, 3, 16, 64, dtype=torch.float16,
+                          device="cuda"),) * 2)),
         ("attention d=96", lambda: ops.attention(
             *(torch.randn(1, 1, 8, 96, dtype=torch.float16, device="cuda"),)
             * 3))):
