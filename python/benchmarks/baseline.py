@@ -22,6 +22,7 @@ the repeats.
 
     baseline.py --record docs/benchmarks/baseline.json   # write it
     baseline.py --check docs/benchmarks/baseline.json    # compare
+    baseline.py --check OLD --record NEW                 # both
 
 --check exits 1 when a case's peer/ours fell by more than the larger of 5%
 and the recorded and measured spreads together, or when ours is slower than
@@ -52,14 +53,19 @@ CASES = [
     ("gemm", (16, 4096, 4096), {}),
     ("gemm", (128, 4096, 4096), {}),
     ("gemm", (1000, 3000, 2000), {}),
+    ("gemm", (777, 3001, 1234), {}),
+    ("gemm", (4096, 4096, 4096), {"trans_b": True}),
+    ("gemm", (16, 4096, 4096), {"trans_b": True}),
     ("gemm_bias_gelu", (4096, 4096, 4096), {}),
     ("gemm_bias_gelu", (512, 16384, 4096), {}),
+    ("gemm_bias_gelu", (4096, 4096, 4096), {"trans_b": True}),
     ("softmax", (4096, 4096), {}),
     ("softmax", (16384, 1024), {}),
     ("softmax", (2048, 3000), {}),
     ("softmax", (8192, 128256), {}),
     ("softmax", (4096, 151936), {}),
     ("softmax", (1024, 256000), {}),
+    ("softmax", (256, 131072), {}),
     ("softmax", (8, 262144), {}),
     ("attention", (4, 32, 4096, 64), {"causal": False}),
     ("attention", (4, 32, 4096, 64), {"causal": True}),
@@ -68,6 +74,7 @@ CASES = [
     ("attention", (4, 32, 4096, 128), {"causal": False}),
     ("attention", (4, 32, 4096, 128), {"causal": True}),
     ("attention", (16, 32, 512, 128), {"causal": False}),
+    ("attention", (4, 32, 4096, 128), {"causal": False, "kv_heads": 8}),
 ]
 
 MIN_MARGIN = 0.05
@@ -75,7 +82,17 @@ MIN_MARGIN = 0.05
 
 def case_name(op: str, shape, flags) -> str:
     text = f"{op} {'x'.join(map(str, shape))}"
+    if flags.get("trans_b"):
+        text += " W.T"
+    if flags.get("kv_heads"):
+        text += f" kv{flags['kv_heads']}"
     return text + (" causal" if flags.get("causal") else "")
+
+
+def aligned(shape, dtype: str) -> bool:
+    """Whether every row of a gemm's operands is a multiple of 16 bytes,
+    which the kernel file's instances (TMA, no padding) need."""
+    return all(side * 2 % 16 == 0 for side in shape[1:])
 
 
 def instance_name(op: str, shape, flags, dtype: str) -> str:
@@ -88,12 +105,15 @@ def instance_name(op: str, shape, flags, dtype: str) -> str:
         return f"softmax_{dtype}"
     if op == "attention":
         causal = "causal_" if flags.get("causal") else ""
-        return f"attention_{causal}d{shape[3]}_{dtype}"
-    return f"{op}_{dtype}"
+        group = shape[1] // flags.get("kv_heads", shape[1])
+        gqa = f"gqa{group}_" if group > 1 else ""
+        return f"attention_{gqa}{causal}d{shape[3]}_{dtype}"
+    return f"{op}_{'nt_' if flags.get('trans_b') else ''}{dtype}"
 
 
 class Case:
-    """The inputs of one case and its three runs: ours, default, peer."""
+    """The inputs of one case and its three runs: ours, default (None where
+    no instance of the kernel file takes the shape), peer."""
 
     def __init__(self, bench: c.Bench, op: str, shape, flags, dtype: str):
         import tile_mlir.ops as ops
@@ -110,14 +130,19 @@ class Case:
                               instance_name(op, shape, flags, dtype))
         if isinstance(kernel, str):
             raise RuntimeError(kernel)
+        if op.startswith("gemm") and not aligned(shape, dtype):
+            kernel = None
         if op in ("gemm", "gemm_bias_gelu"):
             m, n, k = shape
             a = t.randn(m, k, device=dev, dtype=dt)
-            b = t.randn(k, n, device=dev, dtype=dt) / math.sqrt(k)
+            w = t.randn(n, k, device=dev, dtype=dt) / math.sqrt(k)
+            # x @ W.T reads W in place; the default instance gets W itself.
+            b = w.t() if flags.get("trans_b") else w.t().contiguous()
+            b_arg = w if flags.get("trans_b") else b
             out = t.empty(m, n, device=dev, dtype=dt)
             if op == "gemm":
                 self.ours = lambda: ops.gemm(a, b)
-                self.default = lambda: kernel.launch(a, b, out)
+                self.default = lambda: kernel.launch(a, b_arg, out)
                 self.peer = lambda: t.matmul(a, b)
                 self.ref = lambda: a.float() @ b.float()
             else:
@@ -125,7 +150,7 @@ class Case:
                 gelu = t.nn.functional.gelu
                 self.ours = lambda: ops.gemm(a, b, bias=bias,
                                              activation="gelu_tanh")
-                self.default = lambda: kernel.launch(a, b, bias, out)
+                self.default = lambda: kernel.launch(a, b_arg, bias, out)
                 self.peer = lambda: gelu(t.addmm(bias, a, b),
                                          approximate="tanh")
                 self.ref = lambda: gelu(t.addmm(bias.float(), a.float(),
@@ -140,8 +165,10 @@ class Case:
             self.ref = lambda: t.softmax(x.float(), dim=-1)
         else:
             from torch.nn.attention import SDPBackend
-            q, k, v = (t.randn(*shape, device=dev, dtype=dt)
-                       for _ in range(3))
+            q = t.randn(*shape, device=dev, dtype=dt)
+            kv = (shape[0], flags.get("kv_heads", shape[1])) + shape[2:]
+            k, v = (t.randn(*kv, device=dev, dtype=dt) for _ in range(2))
+            gqa = kv[1] != shape[1]
             o = t.empty_like(q)
             causal = bool(flags.get("causal"))
             scale = 1 / math.sqrt(shape[3])
@@ -149,17 +176,25 @@ class Case:
             self.backend = SDPBackend.CUDNN_ATTENTION
             self.ours = lambda: ops.attention(q, k, v, causal=causal)
             self.default = lambda: kernel.launch(q, k, v, o, scale)
-            self.peer = lambda: sdpa(q, k, v, is_causal=causal)
+            self.peer = lambda: sdpa(q, k, v, is_causal=causal,
+                                     enable_gqa=gqa)
             self.part = lambda out: out[:1, :4]
-            self.ref = lambda: sdpa(*(x[:1, :4].float() for x in (q, k, v)),
-                                    is_causal=causal)
+            group = shape[1] // kv[1]
+            self.ref = lambda: sdpa(q[:1, :4].float(),
+                                    *(x[:1, :-(-4 // group)].float()
+                                      for x in (k, v)),
+                                    is_causal=causal, enable_gqa=gqa)
         self.out_of_default = out if op.startswith("gemm") else \
             (y if op == "softmax" else o)
+        if kernel is None:
+            self.default = None
 
     def check(self) -> float:
         """The worst relative error of ours and the default instance."""
         ref = self.ref()
         worst = c.rel_fro(self.part(self.ours()), ref)
+        if self.default is None:
+            return worst
         self.out_of_default.fill_(float("nan"))
         self.default()
         return max(worst, c.rel_fro(self.part(self.out_of_default), ref))
@@ -173,17 +208,21 @@ def measure(bench: c.Bench, case: Case, repeats: int) -> dict:
             backend = sdpa_kernel(case.backend)
         else:
             backend = contextlib.nullcontext()
+        fns = [case.ours, case.peer] + ([case.default] if case.default
+                                         else [])
         with backend:
-            ours, default, peer = bench.time_in_turns(
-                [case.ours, case.default, case.peer])
-        rows.append((ours, default, peer))
+            times = bench.time_in_turns(fns)
+        ours, peer = times[:2]
+        rows.append((ours, times[2] if case.default else None, peer))
         ratios.append(peer / ours)
     med = statistics.median
-    ours, default, peer = (med(r[i] for r in rows) for i in range(3))
-    return {"ours_ms": ours, "default_ms": default, "peer_ms": peer,
-            "peer_over_ours": med(ratios),
-            "default_over_ours": med(r[1] / r[0] for r in rows),
-            "spread": (max(ratios) - min(ratios)) / med(ratios)}
+    ours, peer = (med(r[i] for r in rows) for i in (0, 2))
+    row = {"ours_ms": ours, "peer_ms": peer, "peer_over_ours": med(ratios),
+           "spread": (max(ratios) - min(ratios)) / med(ratios)}
+    if case.default:
+        row["default_ms"] = med(r[1] for r in rows)
+        row["default_over_ours"] = med(r[1] / r[0] for r in rows)
+    return row
 
 
 def margin(recorded: dict | None, now: dict) -> float:
@@ -194,17 +233,19 @@ def margin(recorded: dict | None, now: dict) -> float:
 def main() -> int:
     p = c.parser(__doc__, "kernels/gemm.mlir")
     c.add_dtype_option(p, "every case")
-    mode = p.add_mutually_exclusive_group(required=True)
-    mode.add_argument("--record", metavar="FILE",
-                      help="measure every case and write the baseline")
-    mode.add_argument("--check", metavar="FILE",
-                      help="measure every case and compare with FILE")
+    p.add_argument("--record", metavar="FILE",
+                   help="measure every case and write the baseline")
+    p.add_argument("--check", metavar="FILE",
+                   help="measure every case and compare with FILE (with "
+                        "--record too: compare, then write the new one)")
     p.add_argument("--repeats", type=int, default=3,
                    help="timings in turns per case (default: %(default)s)")
     p.add_argument("--only", default="",
                    help="comma-separated ops to run (default: all)")
     p.set_defaults(iters=30)
     args = p.parse_args()
+    if not (args.record or args.check):
+        p.error("give --record FILE, --check FILE or both")
     c.maybe_profile(args, __file__, "regex:.", None)
     only = set(filter(None, args.only.split(",")))
     bench = c.Bench(args)
@@ -244,13 +285,13 @@ def main() -> int:
         elif was and "peer_over_ours" in was and \
                 row["peer_over_ours"] < was["peer_over_ours"] * (1 - m):
             verdict = f"SLOWER than recorded (margin {m:.0%})"
-        elif row["default_over_ours"] < 1 - m:
+        elif row.get("default_over_ours", 1.0) < 1 - m:
             verdict = f"SLOWER than the default instance (margin {m:.0%})"
         failures += verdict != "ok"
         before = f"{was['peer_over_ours']:6.3f}" if was and \
             "peer_over_ours" in was else "     -"
         print(f"{name:32} {row['ours_ms']:9.4f} {row['peer_over_ours']:9.3f} "
-              f"{before} {row['default_over_ours']:8.3f} "
+              f"{before} {row.get('default_over_ours', math.nan):8.3f} "
               f"{row['spread']:6.1%} {row['rel_err']:8.1e}  {verdict}")
     if args.record:
         props = t.cuda.get_device_properties(bench.device)
