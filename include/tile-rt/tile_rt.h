@@ -140,8 +140,6 @@ typedef struct tile_rt_grid_rule {
   int64_t tile; ///< Divisor (or the constant extent when arg is -1).
 } tile_rt_grid_rule;
 
-/// The most `require` lines (shape contracts) one kernel may have.
-#define TILE_RT_MAX_CONTRACTS 16
 /// The most items (integers, dimensions, operators) of one contract's two
 /// sides together.
 #define TILE_RT_MAX_CONTRACT_TERMS 24
@@ -210,8 +208,8 @@ typedef struct tile_rt_kernel_desc {
   int nargs;   ///< Number of tile.kernel arguments (memref + scalar params).
   int nparams; ///< Number of entries in `params` (tensor maps included).
   const tile_rt_param_desc *params;
-  int ncontracts; ///< Number of entries in `contracts`.
-  tile_rt_contract contracts[TILE_RT_MAX_CONTRACTS];
+  int ncontracts; ///< Number of entries in `contracts` (no fixed limit).
+  const tile_rt_contract *contracts;
 } tile_rt_kernel_desc;
 
 /// A parsed kernel info text: the list of kernel records of one module.

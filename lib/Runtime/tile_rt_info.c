@@ -9,6 +9,7 @@
 
 #include "tile_rt_internal.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,9 +34,10 @@ struct tile_rt_kernel_info {
   int count;
   int capacity;
   tile_rt_kernel_desc *kernels;
-  /* What each record's name and params point to, owned here. */
+  /* What each record's name, params and contracts point to, owned here. */
   char **names;
   tile_rt_param_desc **params;
+  tile_rt_contract **contracts;
 };
 
 typedef struct rt_line {
@@ -53,6 +55,9 @@ typedef struct rt_parser {
   int in_kernel;
   tile_rt_kernel_desc kernel;
   char *name; /* kernel.name, owned until the record is stored */
+  /* kernel.contracts, owned until the record is stored. */
+  tile_rt_contract *contracts;
+  int contracts_capacity;
   tile_rt_param_desc params[TILE_RT_MAX_PARAMS];
   int have_block, have_smem, have_tensormap;
   rt_line kernel_line;
@@ -585,9 +590,6 @@ static void rt_simple_form(rt_parser *p, tile_rt_contract *c) {
  *         <bound_name> */
 static tile_rt_status rt_parse_require(rt_parser *p) {
   tile_rt_kernel_desc *k = &p->kernel;
-  if (k->ncontracts == TILE_RT_MAX_CONTRACTS)
-    return rt_parse_error(&p->line, "more than %d 'require' lines",
-                          TILE_RT_MAX_CONTRACTS);
   if (p->nfields != 4 && p->nfields != 9)
     return rt_parse_error(&p->line,
                           "expected 'require <relation> <lhs> <rhs>' (4 "
@@ -643,7 +645,19 @@ static tile_rt_status rt_parse_require(rt_parser *p) {
     c.nterms = 2;
   }
   rt_simple_form(p, &c);
-  k->contracts[k->ncontracts++] = c;
+  if (k->ncontracts == p->contracts_capacity) {
+    if (k->ncontracts >= INT_MAX / 2)
+      return rt_parse_error(&p->line, "too many 'require' lines");
+    int capacity = k->ncontracts ? 2 * k->ncontracts : 8;
+    tile_rt_contract *grown =
+        realloc(p->contracts, (size_t)capacity * sizeof *grown);
+    if (!grown)
+      return rt_error(TILE_RT_ERROR_OUT_OF_MEMORY, "out of host memory");
+    p->contracts = grown;
+    p->contracts_capacity = capacity;
+  }
+  p->contracts[k->ncontracts++] = c;
+  k->contracts = p->contracts;
   return TILE_RT_SUCCESS;
 }
 
@@ -734,7 +748,11 @@ static tile_rt_status rt_end_kernel(rt_parser *p, tile_rt_kernel_info *info) {
         realloc(info->params, capacity * sizeof *params);
     if (params)
       info->params = params;
-    if (!kernels || !names || !params)
+    tile_rt_contract **contracts =
+        realloc(info->contracts, capacity * sizeof *contracts);
+    if (contracts)
+      info->contracts = contracts;
+    if (!kernels || !names || !params || !contracts)
       return rt_error(TILE_RT_ERROR_OUT_OF_MEMORY, "out of host memory");
     info->capacity = (int)capacity;
   }
@@ -748,9 +766,12 @@ static tile_rt_status rt_end_kernel(rt_parser *p, tile_rt_kernel_info *info) {
   k->params = params;
   info->names[info->count] = p->name;
   info->params[info->count] = params;
+  info->contracts[info->count] = p->contracts;
   info->kernels[info->count++] = *k;
   memset(k, 0, sizeof *k); /* ownership moved to info */
   p->name = NULL;
+  p->contracts = NULL;
+  p->contracts_capacity = 0;
   p->in_kernel = 0;
   return rt_remember_name(p, info, info->count - 1);
 }
@@ -812,10 +833,12 @@ tile_rt_status tile_rt_kernel_info_free(tile_rt_kernel_info *info) {
   for (int i = 0; i < info->count; ++i) {
     free(info->names[i]);
     free(info->params[i]);
+    free(info->contracts[i]);
   }
   free(info->kernels);
   free(info->names);
   free(info->params);
+  free(info->contracts);
   free(info);
   return TILE_RT_SUCCESS;
 }
@@ -859,6 +882,7 @@ tile_rt_status tile_rt_kernel_info_parse(tile_rt_kernel_info **out,
     st = rt_parse_error(&p->kernel_line, "kernel '%s' has no 'end' line",
                         p->kernel.name);
   free(p->name); /* a record left unfinished */
+  free(p->contracts);
   free(p->slots);
   free(p);
   if (st != TILE_RT_SUCCESS) {

@@ -378,7 +378,6 @@ class tile_rt_grid_rule(Structure):
                 ("tile", c_int64)]
 
 
-TILE_RT_MAX_CONTRACTS = 16
 TILE_RT_MAX_CONTRACT_TERMS = 24
 
 
@@ -403,7 +402,7 @@ class tile_rt_kernel_desc(Structure):
                 ("nargs", c_int), ("nparams", c_int),
                 ("params", POINTER(tile_rt_param_desc)),
                 ("ncontracts", c_int),
-                ("contracts", tile_rt_contract * TILE_RT_MAX_CONTRACTS)]
+                ("contracts", POINTER(tile_rt_contract))]
 
 
 class tile_rt_memref(Structure):

@@ -356,6 +356,28 @@ static void many_kernels(void) {
   free(text);
 }
 
+/* A kernel of 40 contracts: the runtime keeps every one (no fixed limit). */
+static void many_contracts(void) {
+  char text[4096];
+  size_t len = (size_t)snprintf(text, sizeof text,
+                                HDR "kernel k\nblock 32 1 1\nsmem 0\n"
+                                    "param memref 0 f16 1\n");
+  for (int i = 0; i < 40; ++i)
+    len += (size_t)snprintf(text + len, sizeof text - len,
+                            "require ge 0:0:X %d\n", i + 1);
+  len += (size_t)snprintf(text + len, sizeof text - len, "end\n");
+  tile_rt_kernel_info *info = NULL;
+  if (report("many contracts", tile_rt_kernel_info_parse(&info, text, len)) !=
+      TILE_RT_SUCCESS)
+    return;
+  const tile_rt_kernel_desc *k = NULL;
+  MUST(tile_rt_kernel_info_get(&k, info, 0));
+  char last[128];
+  tile_rt_contract_format(last, sizeof last, k, k->ncontracts - 1);
+  printf("many contracts: %d, the last %s\n", k->ncontracts, last);
+  MUST(tile_rt_kernel_info_free(info));
+}
+
 int main(void) {
   /* Status and dtype helpers. */
   for (int s = TILE_RT_SUCCESS; s <= TILE_RT_ERROR_TIMEOUT; ++s)
@@ -416,5 +438,6 @@ int main(void) {
       tile_rt_kernel_info_free(out);
   }
   many_kernels();
+  many_contracts();
   return 0;
 }

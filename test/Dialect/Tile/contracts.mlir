@@ -28,7 +28,11 @@
 // INFO-SAME: \0Arequire lt 0:2:Q,1,- 1:2:K,65,*
 // INFO-SAME: \0Arequire gt 1:1:K 0
 // INFO-SAME: \0Arequire ge 0:2:Q,64,ceildiv 1:2:K,64,floordiv
-// INFO-SAME: \0Arequire eq 0:0:Q 1:0:K\0Aend\0A"
+// INFO-SAME: \0Arequire eq 0:0:Q 1:0:K\0Aend\0A
+// A kernel may state any number of contracts: all twenty reach the info.
+// INFO-SAME: kernel many_20\0A
+// INFO-SAME: \0Arequire ge 0:0:X 1\0A
+// INFO-SAME: \0Arequire ge 0:0:X 20\0Aend\0A"
 module {
   tile.kernel @gqa(%Q: memref<?x?x?x?xf16>, %K: memref<?x?x?x?xf16>)
       params {BN = 64} grid [%Q[2] / 64, %Q[1] / 1] threads 128
@@ -37,4 +41,8 @@ module {
                 %Q[2] ceildiv 64 >= %K[2] floordiv BN, %Q[0] == %K[0]] {
   }
   tile.instance @gqa_64 = @gqa {}
+  tile.kernel @many(%X: memref<?xf16>) params {N = 20} grid [1] threads 128
+      requires [%X[0] >= 1, %X[0] >= 2, %X[0] >= 3, %X[0] >= 4, %X[0] >= 5, %X[0] >= 6, %X[0] >= 7, %X[0] >= 8, %X[0] >= 9, %X[0] >= 10, %X[0] >= 11, %X[0] >= 12, %X[0] >= 13, %X[0] >= 14, %X[0] >= 15, %X[0] >= 16, %X[0] >= 17, %X[0] >= 18, %X[0] >= 19, %X[0] >= N] {
+  }
+  tile.instance @many_20 = @many {}
 }

@@ -229,13 +229,7 @@ tile.instance @"k.f16" = @k {}
 
 // -----
 
-// The runtime checks at most 16 contracts, of 24 items each.
-// expected-error @+1 {{kernel_c8: 17 contracts; the runtime checks at most 16}}
-tile.kernel @k(%X: memref<?x?xf16>) grid [1] threads 128 requires [%X[0] >= 1, %X[0] >= 1, %X[0] >= 1, %X[0] >= 1, %X[0] >= 1, %X[0] >= 1, %X[0] >= 1, %X[0] >= 1, %X[0] >= 1, %X[0] >= 1, %X[0] >= 1, %X[0] >= 1, %X[0] >= 1, %X[0] >= 1, %X[0] >= 1, %X[0] >= 1, %X[0] >= 1] {
-}
-
-// -----
-
+// The runtime checks any number of contracts, of 24 items each.
 // expected-error @+1 {{kernel_c8: contract #0 has 28 operands and operators; the runtime reads at most 24 (split it into several contracts)}}
 tile.kernel @k(%X: memref<?x?x?x?xf16>) grid [1] threads 128 requires [%X[0] * %X[1] + %X[1] * %X[2] + %X[2] * %X[3] + %X[0] * %X[2] + %X[1] * %X[3] + %X[0] * %X[3] + %X[0] * %X[0] <= %X[3]] {
 }

@@ -555,14 +555,9 @@ LogicalResult KernelOp::verify() {
            << threads.getInt()
            << ") must be a positive multiple of the warp size (" << kWarpSize
            << "), at most " << kMaxBlockThreads;
-  // The runtime reads at most 16 contracts of 24 postfix items each
-  // (TILE_RT_MAX_CONTRACTS, TILE_RT_MAX_CONTRACT_TERMS; KernelABI.md).
-  constexpr int64_t kMaxContracts = 16, kMaxContractItems = 24;
-  if (std::optional<ArrayAttr> contracts = getContracts();
-      contracts && (int64_t)contracts->size() > kMaxContracts)
-    return emitOpError("kernel_c8: ")
-           << contracts->size() << " contracts; the runtime checks at most "
-           << kMaxContracts;
+  // The runtime reads any number of contracts, of at most 24 postfix items
+  // each (TILE_RT_MAX_CONTRACT_TERMS; KernelABI.md).
+  constexpr int64_t kMaxContractItems = 24;
   if (std::optional<ArrayAttr> contracts = getContracts())
     for (auto [i, a] : llvm::enumerate(*contracts)) {
       auto c = cast<ContractAttr>(a);
