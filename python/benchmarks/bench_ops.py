@@ -175,7 +175,7 @@ def main() -> int:
         rules = dict(dispatch.load_rules())
         for op, pairs in tuned_configs.items():
             if pairs:
-                rules[op] = dispatch.rules_from_tuned(op, pairs)
+                rules[op] = dispatch.rules_from_tuned(op, pairs, rules)
         if gemm_timings:
             rules["gemm_sms"] = torch.cuda.get_device_properties(
                 args.device).multi_processor_count

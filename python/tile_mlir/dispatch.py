@@ -259,10 +259,16 @@ def rules_from_tuned(op: str, tuned: Iterable[tuple[tuple[int, ...], dict]],
     by it (the last unbounded), taking the configuration tuned for the
     largest problem of that length; gemm: one rule per tuned problem (the
     last tuned of a repeated one), in increasing order of shape. Type
-    bindings are dropped (the caller's dtype binds T)."""
+    bindings are dropped (the caller's dtype binds T).
+
+    The rules of `rules` (the current ones) marked ``"pinned"`` (a reason:
+    chosen by a measurement the tuner does not make, such as a row bound)
+    are kept: a softmax one before the first new rule that holds its row
+    lengths, a gemm one unless a tuned problem has its shape."""
     def strip(p):
         return {k: v for k, v in p.items() if k not in ("T", "TC")}
     tuned = list(tuned)
+    pinned = [r for r in (rules or {}).get(op, []) if r.get("pinned")]
     if op == "softmax":
         best: dict[int, tuple[int, dict]] = {}
         for (m, n), params in tuned:
@@ -271,9 +277,19 @@ def rules_from_tuned(op: str, tuned: Iterable[tuple[tuple[int, ...], dict]],
         out = [{"max_n": n, "params": p} for n, (_, p) in sorted(best.items())]
         if out:
             out[-1]["max_n"] = None
+        for rule in pinned:
+            bound = math.inf if rule["max_n"] is None else rule["max_n"]
+            at = next((i for i, r in enumerate(out)
+                       if r.get("pinned") is None and
+                       (r["max_n"] is None or r["max_n"] >= bound)),
+                      len(out))
+            out.insert(at, rule)
         return out
     if op == "gemm":
         best_g = {tuple(shape): strip(params) for shape, params in tuned}
-        return [{"shape": list(shape), "params": p}
-                for shape, p in sorted(best_g.items())]
+        kept = {tuple(r["shape"]): r for r in pinned
+                if tuple(r["shape"]) not in best_g}
+        out = [{"shape": list(shape), "params": p}
+               for shape, p in best_g.items()] + list(kept.values())
+        return sorted(out, key=lambda r: tuple(r["shape"]))
     raise ValueError(f"rules are regenerated for softmax and gemm, not {op}")

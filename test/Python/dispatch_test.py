@@ -116,6 +116,24 @@ print("regenerated softmax:", d.rules_from_tuned("softmax", [
     ((64, 1024), {"COLS": 512, "ROWS": 2, "T": "f16"}),
     ((8192, 128), {"COLS": 128, "ROWS": 32, "T": "f16"}),
     ((4096, 50257), {"COLS": 7168, "T": "f16"})]))
+# Pinned rules (measured outside the tuner) survive regeneration: a row
+# bound before the new unbounded rule, a gemm shape the tuner did not tune.
+current = {"softmax": [{"max_n": 128, "params": {"COLS": 64}},
+                       {"max_n": None, "max_m": 8, "params": {"COLS": 16384},
+                        "pinned": "why"}],
+           "gemm": [{"shape": [512, 16384, 4096], "params": {"BM": 128},
+                     "pinned": "why"},
+                    {"shape": [4096, 4096, 4096], "params": {"BM": 64},
+                     "pinned": "why"}]}
+print("regenerated, pinned softmax:", [
+    (r["max_n"], r.get("max_m"), r["params"]["COLS"])
+    for r in d.rules_from_tuned("softmax", [
+        ((4096, 1024), {"COLS": 1024}), ((64, 65536), {"COLS": 8192})],
+        current)])
+print("regenerated, pinned gemm:", [
+    (r["shape"], r["params"]["BM"]) for r in d.rules_from_tuned("gemm", [
+        ((4096, 4096, 4096), {"BM": 128}), ((64, 64, 64), {"BM": 256})],
+        current)])
 print("regenerated gemm:", d.rules_from_tuned("gemm", [
     ((4096, 4096, 4096), {"BM": 128, "BN": 256, "T": "f16", "TC": "f16"}),
     ((8192, 8192, 8192), {"BM": 128, "BN": 256}),
