@@ -175,4 +175,5 @@ module {
   tile.instance @attention_gqa4_d128_f16 = @attention {D = 128, GROUP = 4}
   tile.instance @attention_gqa4_causal_d128_f16 = @attention {D = 128, GROUP = 4, CAUSAL = true}
   tile.instance @attention_gqa4_d128_bf16 = @attention {D = 128, GROUP = 4, T = bf16}
+  tile.instance @attention_gqa4_causal_d128_bf16 = @attention {D = 128, GROUP = 4, CAUSAL = true, T = bf16}
 }

@@ -54,8 +54,11 @@ CASES = [
     ("gemm", (128, 4096, 4096), {}),
     ("gemm", (1000, 3000, 2000), {}),
     ("gemm", (777, 3001, 1234), {}),
+    ("gemm", (4096, 50257, 4096), {}),
     ("gemm", (4096, 4096, 4096), {"trans_b": True}),
+    ("gemm", (1, 4096, 4096), {"trans_b": True}),
     ("gemm", (16, 4096, 4096), {"trans_b": True}),
+    ("gemm", (16, 4096, 14336), {"trans_b": True}),
     ("gemm_bias_gelu", (4096, 4096, 4096), {}),
     ("gemm_bias_gelu", (512, 16384, 4096), {}),
     ("gemm_bias_gelu", (4096, 4096, 4096), {"trans_b": True}),
@@ -75,6 +78,7 @@ CASES = [
     ("attention", (4, 32, 4096, 128), {"causal": True}),
     ("attention", (16, 32, 512, 128), {"causal": False}),
     ("attention", (4, 32, 4096, 128), {"causal": False, "kv_heads": 8}),
+    ("attention", (4, 32, 1024, 128), {"causal": True, "kv_heads": 8}),
 ]
 
 MIN_MARGIN = 0.05
