@@ -94,7 +94,9 @@ def _kernel(op: str, kernel: str, bindings: dict, device: int):
 def _choose(op: str, kernel: str, dtype: str, shape: tuple, device: int,
             rule, **flags):
     """The kernel for a problem: remembered, else tuned (cache only), else
-    the rule's configuration."""
+    the rule's configuration; either way with the bindings the operands'
+    layout decides (flags trans_b: TRANS_B, group: GROUP), since a tuned
+    configuration was tuned for the plain layout."""
     key = (op, dtype, shape, device, tuple(sorted(flags.items())))
     k = _chosen.get(key)
     if k is not None:
@@ -111,12 +113,11 @@ def _choose(op: str, kernel: str, dtype: str, shape: tuple, device: int,
                     runtime=_runtime(device), params=fixed, causal=causal,
                     gelu=gelu, lookup_only=True)
         if hit is not None:
-            # A transposed B and grouped key/value heads run the
-            # configuration tuned for the plain problem.
-            bindings = {**hit.bindings, **fixed,
-                        **({"TRANS_B": True} if flags.get("trans_b") else {}),
-                        **({"GROUP": flags["group"]} if "group" in flags
-                           else {})}
+            bindings = {**hit.bindings, **fixed}
+    if flags.get("trans_b"):
+        bindings["TRANS_B"] = True
+    if "group" in flags:
+        bindings["GROUP"] = flags["group"]
     k = _chosen[key] = _kernel(op, kernel, bindings, device)
     return k
 
@@ -216,9 +217,7 @@ def gemm(a, b, bias=None, activation: str | None = None):
     b = b.t() if trans_b else _tma_rows(b)
     out = c if _tma_ready(c) else _padded_empty(m, n, c)
     flags = {"trans_b": True} if trans_b else {}
-    fixed = {"TRANS_B": True} if trans_b else {}
-    rule = lambda: {**dispatch.gemm_config(m, n, kk, dtype),  # noqa: E731
-                    **fixed}
+    rule = lambda: dispatch.gemm_config(m, n, kk, dtype)  # noqa: E731
     if bias is None:
         k = _choose("gemm", "gemm", dtype, (m, n, kk), device,
                     lambda: {**rule(), "TC": dtype}, out=dtype, **flags)
@@ -262,8 +261,8 @@ def attention(q, k, v, causal: bool = False, scale: float | None = None):
     if group > 1:
         flags["group"] = group
     kern = _choose("attention", "attention", dtype, (b, h, s, d), device,
-                   lambda: {**dispatch.attention_config(d, causal, dtype),
-                            "GROUP": group}, **flags)
+                   lambda: dispatch.attention_config(d, causal, dtype),
+                   **flags)
     kern.launch(q, k, v, o, 1 / math.sqrt(d) if scale is None else scale)
     return o
 
