@@ -93,9 +93,9 @@ def case_name(op: str, shape, flags) -> str:
     return text + (" causal" if flags.get("causal") else "")
 
 
-def aligned(shape, dtype: str) -> bool:
-    """Whether every row of a gemm's operands is a multiple of 16 bytes,
-    which the kernel file's instances (TMA, no padding) need."""
+def aligned(shape) -> bool:
+    """Whether every row of a gemm's 16-bit operands is a multiple of 16
+    bytes, which the kernel file's instances (TMA, no padding) need."""
     return all(side * 2 % 16 == 0 for side in shape[1:])
 
 
@@ -134,7 +134,7 @@ class Case:
                               instance_name(op, shape, flags, dtype))
         if isinstance(kernel, str):
             raise RuntimeError(kernel)
-        if op.startswith("gemm") and not aligned(shape, dtype):
+        if op.startswith("gemm") and not aligned(shape):
             kernel = None
         if op in ("gemm", "gemm_bias_gelu"):
             m, n, k = shape

@@ -81,31 +81,27 @@ a = torch.randn(136, 200, dtype=torch.float16, device="cuda").t()
 b = torch.randn(136, 72, dtype=torch.float16, device="cuda")
 check("gemm column-major a", ops.gemm(a, b), a.float() @ b.float())
 
+def check_attention(label, hq, hkv, sq, skv, d, causal):
+    """ops.attention of q [2, hq, sq, d] over k, v [2, hkv, skv, d] against
+    SDPA (enable_gqa) in fp32."""
+    q = torch.randn(2, hq, sq, d, dtype=torch.float16, device="cuda")
+    k, v = (torch.randn(2, hkv, skv, d, dtype=torch.float16, device="cuda")
+            for _ in range(2))
+    check(label, ops.attention(q, k, v, causal=causal),
+          F.scaled_dot_product_attention(q.float(), k.float(), v.float(),
+                                         is_causal=causal, enable_gqa=True))
+
+
 # Grouped-query and multi-query attention: key/value heads dividing the
-# query heads, against SDPA's enable_gqa.
+# query heads. Keys of another length than the queries (cross-attention, a
+# cache): the causal mask is SDPA's, aligned at the top left.
 for causal in (False, True):
     for hq, hkv, s, d in ((8, 2, 300, 128), (4, 1, 129, 64), (6, 3, 64, 64)):
-        q = torch.randn(2, hq, s, d, dtype=torch.float16, device="cuda")
-        k, v = (torch.randn(2, hkv, s, d, dtype=torch.float16, device="cuda")
-                for _ in range(2))
-        check(f"attention gqa {hq}/{hkv} s={s} d={d} causal={causal}",
-              ops.attention(q, k, v, causal=causal),
-              F.scaled_dot_product_attention(q.float(), k.float(), v.float(),
-                                             is_causal=causal,
-                                             enable_gqa=True))
-
-# Keys of another length than the queries (cross-attention, a cache): the
-# causal mask is SDPA's, aligned at the top left.
-for causal in (False, True):
+        check_attention(f"attention gqa {hq}/{hkv} s={s} d={d} "
+                        f"causal={causal}", hq, hkv, s, s, d, causal)
     for sq, skv, d in ((77, 300, 64), (300, 77, 128), (1, 513, 128)):
-        q = torch.randn(2, 4, sq, d, dtype=torch.float16, device="cuda")
-        k, v = (torch.randn(2, 2, skv, d, dtype=torch.float16, device="cuda")
-                for _ in range(2))
-        check(f"attention sq={sq} skv={skv} d={d} causal={causal}",
-              ops.attention(q, k, v, causal=causal),
-              F.scaled_dot_product_attention(q.float(), k.float(), v.float(),
-                                             is_causal=causal,
-                                             enable_gqa=True))
+        check_attention(f"attention sq={sq} skv={skv} d={d} causal={causal}",
+                        4, 2, sq, skv, d, causal)
 
 for causal in (False, True):
     for d in (64, 128):

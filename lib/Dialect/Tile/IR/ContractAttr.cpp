@@ -33,8 +33,9 @@ ContractAttr ContractAttr::foldIntegerOperands(std::string &why) {
   SmallVector<std::optional<int64_t>> values;
   for (Attribute operand : getOperands()) {
     if (auto integer = dyn_cast<IntegerAttr>(operand)) {
-      symbols.push_back(getAffineConstantExpr(getParamInteger(integer), ctx));
-      values.push_back(getParamInteger(integer));
+      int64_t value = getParamInteger(integer);
+      symbols.push_back(getAffineConstantExpr(value, ctx));
+      values.push_back(value);
     } else {
       symbols.push_back(getAffineSymbolExpr(kept.size(), ctx));
       kept.push_back(operand);
