@@ -59,6 +59,8 @@ CASES = [
     ("gemm", (1, 4096, 4096), {"trans_b": True}),
     ("gemm", (16, 4096, 4096), {"trans_b": True}),
     ("gemm", (16, 4096, 14336), {"trans_b": True}),
+    ("gemm", (1024, 1024, 1024), {"batch": 8}),
+    ("gemm", (256, 256, 256), {"batch": 32}),
     ("gemm_bias_gelu", (4096, 4096, 4096), {}),
     ("gemm_bias_gelu", (512, 16384, 4096), {}),
     ("gemm_bias_gelu", (4096, 4096, 4096), {"trans_b": True}),
@@ -88,6 +90,8 @@ def case_name(op: str, shape, flags) -> str:
     text = f"{op} {'x'.join(map(str, shape))}"
     if flags.get("trans_b"):
         text += " W.T"
+    if flags.get("batch"):
+        text += f" b{flags['batch']}"
     if flags.get("kv_heads"):
         text += f" kv{flags['kv_heads']}"
     return text + (" causal" if flags.get("causal") else "")
@@ -134,7 +138,8 @@ class Case:
                               instance_name(op, shape, flags, dtype))
         if isinstance(kernel, str):
             raise RuntimeError(kernel)
-        if op.startswith("gemm") and not aligned(shape):
+        if op.startswith("gemm") and (not aligned(shape) or
+                                      flags.get("batch")):
             kernel = None
         if op in ("gemm", "gemm_bias_gelu"):
             m, n, k = shape
@@ -144,7 +149,14 @@ class Case:
             b = w.t() if flags.get("trans_b") else w.t().contiguous()
             b_arg = w if flags.get("trans_b") else b
             out = t.empty(m, n, device=dev, dtype=dt)
-            if op == "gemm":
+            if flags.get("batch"):
+                # [B, M, K] @ [B, K, N] against torch.bmm.
+                a, b = (t.randn(flags["batch"], *rc, device=dev, dtype=dt)
+                        / math.sqrt(k) for rc in ((m, k), (k, n)))
+                self.ours = lambda: ops.gemm(a, b)
+                self.peer = lambda: t.bmm(a, b)
+                self.ref = lambda: a.float() @ b.float()
+            elif op == "gemm":
                 self.ours = lambda: ops.gemm(a, b)
                 self.default = lambda: kernel.launch(a, b_arg, out)
                 self.peer = lambda: t.matmul(a, b)

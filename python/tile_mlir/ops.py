@@ -3,6 +3,7 @@
     import tile_mlir.ops as ops
     y = ops.softmax(x)                         # rows of the last dimension
     c = ops.gemm(a, b)                         # a [M, K] @ b [K, N]
+    c = ops.gemm(a, b)                         # batched: [B, M, K] @ [B, K, N]
     y = ops.gemm(x, w.t())                     # x @ W.T, W [N, K] in place
     h = ops.gemm(a, b, bias=bias, activation="gelu_tanh")  # fused epilogue
     o = ops.attention(q, k, v, causal=True)    # [B, H, S, D], D 64 or 128;
@@ -186,7 +187,13 @@ def gemm(a, b, bias=None, activation: str | None = None):
     nn.Linear computes): it is read in place, K-major. Operands whose rows
     TMA cannot read (row bytes not a multiple of 16, unaligned views) are
     copied into padded rows first, and an output of such rows is written
-    through a padded buffer; the result is a new contiguous tensor."""
+    through a padded buffer; the result is a new contiguous tensor.
+
+    Batched, as torch.matmul: a [B, M, K] @ b [K, N] is one GEMM of B * M
+    rows (a viewed as [B * M, K], copied only where torch cannot view it
+    so); a [B, M, K] @ b [B, K, N] (either batch may be 1 or absent, and
+    is then broadcast) is one GEMM per batch, each launched on views of
+    the operands (a batched grid would launch them as one)."""
     import torch
     if activation not in _ACTIVATIONS:
         raise ValueError(f"activation is None, 'gelu_tanh' or 'gelu', got "
@@ -195,13 +202,35 @@ def gemm(a, b, bias=None, activation: str | None = None):
         raise ValueError("the fused epilogue takes a bias and an activation "
                          "together (gemm(a, b, bias=..., activation=...))")
     dtype = _dtype(a)
-    if _dtype(b) != dtype or a.dim() != 2 or b.dim() != 2 or \
-            a.shape[1] != b.shape[0]:
-        raise ValueError(f"gemm takes a [M, K] and b [K, N] of one dtype, "
-                         f"got {tuple(a.shape)} {a.dtype} and "
-                         f"{tuple(b.shape)} {b.dtype}")
+    if _dtype(b) != dtype or a.dim() not in (2, 3) or b.dim() not in (2, 3) \
+            or a.shape[-1] != b.shape[-2]:
+        raise ValueError(f"gemm takes a [M, K] or [B, M, K] and b [K, N] or "
+                         f"[B, K, N] of one dtype, got {tuple(a.shape)} "
+                         f"{a.dtype} and {tuple(b.shape)} {b.dtype}")
+    if b.dim() == 2:
+        flat = _gemm_2d(a.reshape(-1, a.shape[-1]), b, bias, activation)
+        return flat.view(*a.shape[:-1], b.shape[1])
+    batches = a.shape[0] if a.dim() == 3 else 1
+    if batches != b.shape[0] and 1 not in (batches, b.shape[0]):
+        raise ValueError(f"gemm: the batches of a {tuple(a.shape)} and b "
+                         f"{tuple(b.shape)} differ and neither is 1")
+    a3 = a if a.dim() == 3 else a.unsqueeze(0)
+    c = torch.empty(b.shape[0] if batches == 1 else batches, a3.shape[1],
+                    b.shape[2], dtype=a.dtype, device=a.device)
+    for i in range(c.shape[0]):
+        _gemm_2d(a3[min(i, a3.shape[0] - 1)], b[min(i, b.shape[0] - 1)],
+                 bias, activation, c=c[i])
+    return c
+
+
+def _gemm_2d(a, b, bias, activation, c=None):
+    """gemm of a [M, K] and b [K, N] (checked by gemm) into c, a new
+    [M, N] tensor unless given."""
+    import torch
+    dtype = _dtype(a)
     (m, kk), n = a.shape, b.shape[1]
-    c = torch.empty(m, n, dtype=a.dtype, device=a.device)
+    if c is None:
+        c = torch.empty(m, n, dtype=a.dtype, device=a.device)
     if not (m and n):
         return c
     if kk == 0:

@@ -2,7 +2,7 @@
 the dispatch classes (lengths that are not multiples of the tiles, f16 and
 bf16, a 3-D input), gemm with and without the fused bias + GELU (against
 gelu(addmm(bias, a, b))), x @ W.T, operands of odd strides and unaligned
-views, attention causal and not, grouped-query attention, and the
+views, batched inputs (as torch.matmul's), attention causal and not, grouped-query attention, and the
 refusals; each
 checked by relative norm against an fp32 torch reference."""
 import math
@@ -81,6 +81,38 @@ a = torch.randn(136, 200, dtype=torch.float16, device="cuda").t()
 b = torch.randn(136, 72, dtype=torch.float16, device="cuda")
 check("gemm column-major a", ops.gemm(a, b), a.float() @ b.float())
 
+# Batched, against torch.matmul in fp32: [B, M, K] @ [K, N] (one GEMM of B * M
+# rows; also from a view torch must copy), [B, M, K] @ [B, K, N] (a GEMM per
+# batch, on views whose bases are and are not 16-byte aligned), broadcast
+# batches of 1 and a missing one, x @ W.T per batch, the fused epilogue,
+# and an empty batch.
+for (ba, bb), m, n, k in (((3, 0), 77, 264, 136), ((4, 4), 64, 72, 64),
+                          ((5, 5), 33, 129, 70), ((1, 3), 100, 64, 200),
+                          ((0, 3), 9, 40, 24), ((2, 1), 130, 7, 3)):
+    p = torch.randn(*((ba,) if ba else ()), m, k, dtype=torch.float16,
+                    device="cuda")
+    q = torch.randn(*((bb,) if bb else ()), k, n, dtype=torch.float16,
+                    device="cuda")
+    check(f"gemm batched {tuple(p.shape)} @ {tuple(q.shape)}",
+          ops.gemm(p, q), p.float() @ q.float())
+xs = torch.randn(6, 50, 2, 136, dtype=torch.bfloat16, device="cuda")
+xs = xs[:, :, 1].transpose(0, 1)  # [50, 6, 136], no [300, 136] view of it
+ws = torch.randn(264, 136, dtype=torch.bfloat16, device="cuda")
+bs = torch.randn(264, dtype=torch.bfloat16, device="cuda")
+check("gemm batched strided x @ W.T", ops.gemm(xs, ws.t()),
+      xs.float() @ ws.float().t())
+check("gemm+bias+gelu batched",
+      ops.gemm(xs, ws.t(), bias=bs, activation="gelu"),
+      F.gelu(xs.float() @ ws.float().t() + bs.float()))
+w3 = torch.randn(4, 96, 64, dtype=torch.float16, device="cuda")
+x3 = torch.randn(4, 31, 64, dtype=torch.float16, device="cuda")
+check("gemm batched x @ W.T per batch", ops.gemm(x3, w3.transpose(1, 2)),
+      x3.float() @ w3.float().transpose(1, 2))
+print("gemm empty batch:", tuple(ops.gemm(
+    torch.empty(0, 5, 8, dtype=torch.float16, device="cuda"),
+    torch.empty(1, 8, 16, dtype=torch.float16, device="cuda")).shape))
+
+
 def check_attention(label, hq, hkv, sq, skv, d, causal):
     """ops.attention of q [2, hq, sq, d] over k, v [2, hkv, skv, d] against
     SDPA (enable_gqa) in fp32."""
@@ -123,6 +155,12 @@ for label, fn in (
         ("softmax dim 0", lambda: ops.softmax(x, dim=0)),
         ("gemm bias alone", lambda: ops.gemm(a, b, bias=b[0])),
         ("gemm mismatch", lambda: ops.gemm(a, a)),
+        ("gemm batches 2/3", lambda: ops.gemm(
+            torch.randn(2, 8, 8, dtype=torch.float16, device="cuda"),
+            torch.randn(3, 8, 8, dtype=torch.float16, device="cuda"))),
+        ("gemm 4-d", lambda: ops.gemm(
+            torch.randn(1, 2, 8, 8, dtype=torch.float16, device="cuda"),
+            torch.randn(8, 8, dtype=torch.float16, device="cuda"))),
         ("attention heads 8/3", lambda: ops.attention(
             torch.randn(1, 8, 16, 64, dtype=torch.float16, device="cuda"),
             *(torch.randn(1, 3, 16, 64, dtype=torch.float16,
