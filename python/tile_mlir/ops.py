@@ -191,9 +191,10 @@ def gemm(a, b, bias=None, activation: str | None = None):
 
     Batched, as torch.matmul: a [B, M, K] @ b [K, N] is one GEMM of B * M
     rows (a viewed as [B * M, K], copied only where torch cannot view it
-    so); a [B, M, K] @ b [B, K, N] (either batch may be 1 or absent, and
-    is then broadcast) is one GEMM per batch, each launched on views of
-    the operands (a batched grid would launch them as one)."""
+    so), and so is a [B, M, K] @ b [1, K, N]; a [B, M, K] @ b [B, K, N] (a
+    batch of a may be 1 or absent, and is then broadcast) is one GEMM per
+    batch, each launched on views of the operands (a batched grid would
+    launch them as one)."""
     import torch
     if activation not in _ACTIVATIONS:
         raise ValueError(f"activation is None, 'gelu_tanh' or 'gelu', got "
@@ -207,7 +208,11 @@ def gemm(a, b, bias=None, activation: str | None = None):
         raise ValueError(f"gemm takes a [M, K] or [B, M, K] and b [K, N] or "
                          f"[B, K, N] of one dtype, got {tuple(a.shape)} "
                          f"{a.dtype} and {tuple(b.shape)} {b.dtype}")
+    if a.dim() == 3 and b.dim() == 3 and b.shape[0] == 1:
+        b = b[0]  # one B for every batch
     if b.dim() == 2:
+        if a.dim() == 2:
+            return _gemm_2d(a, b, bias, activation)
         flat = _gemm_2d(a.reshape(-1, a.shape[-1]), b, bias, activation)
         return flat.view(*a.shape[:-1], b.shape[1])
     batches = a.shape[0] if a.dim() == 3 else 1

@@ -1,0 +1,2 @@
+def gelu(x, approximate="none"):
+    return x

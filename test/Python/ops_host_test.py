@@ -1,0 +1,99 @@
+"""What tile_mlir.ops launches for each layout, on the host (ops-host.test):
+with a stand-in torch whose tensors are only sizes, strides and offsets
+(Inputs/fake_torch) and the kernels replaced by recorders, each call prints
+the kernels it launched, the layout bindings they were chosen with, the
+layouts of their arguments (sizes/strides@offset in elements), and every
+copy ops made. The GPU runs the same
+calls on data in ops.test."""
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "Inputs",
+                                "fake_torch"))
+import torch  # noqa: E402  (the stand-in)
+
+import tile_mlir.ops as ops  # noqa: E402
+
+ops.use_tuning_cache = False
+LAYOUT = ("TRANS_B", "GROUP", "CAUSAL", "ERF", "TC")
+
+
+class Recorder:
+    def __init__(self, op, kernel, bindings):
+        self.op = op
+        self.bindings = {k: v for k, v in bindings.items() if k in LAYOUT}
+
+    def launch(self, *args):
+        def arg(a):
+            if not isinstance(a, torch.Tensor):
+                return repr(a)
+            at = f"@{a._offset}" if a._offset else ""
+            return f"{list(a.shape)}/{list(a.stride())}{at}"
+        bound = " ".join(f"{k}={v}" for k, v in sorted(self.bindings.items()))
+        print(f"  {self.op} [{bound}]: {', '.join(map(arg, args))}")
+
+
+ops._kernel = lambda op, kernel, bindings, device: Recorder(op, kernel,
+                                                            bindings)
+
+
+def call(label, fn):
+    print(label)
+    torch.copies.clear()
+    try:
+        out = fn()
+        print(f"  -> {list(out.shape)}")
+    except (TypeError, ValueError) as e:
+        print(f"  {type(e).__name__}: {e}")
+    for what, shape in torch.copies:
+        print(f"  copy: {what} {list(shape)}")
+
+
+f16, bf16 = torch.float16, torch.bfloat16
+r = torch.randn
+a, b, w = r(256, 128), r(128, 512), r(512, 128)
+call("gemm aligned", lambda: ops.gemm(a, b))
+call("gemm x @ W.T", lambda: ops.gemm(a, w.t()))
+call("gemm+bias+gelu x @ W.T", lambda: ops.gemm(a, w.t(), bias=r(512),
+                                                activation="gelu"))
+call("gemm odd strides", lambda: ops.gemm(r(777, 1234), r(1234, 3001)))
+call("gemm x @ W.T, W rows unaligned",
+     lambda: ops.gemm(r(16, 1234), r(3001, 1234).t()))
+call("gemm column-major a", lambda: ops.gemm(r(136, 200).t(), r(136, 72)))
+call("gemm [B, M, K] @ [K, N]", lambda: ops.gemm(r(4, 64, 128), b))
+call("gemm [B, M, K] @ [K, N], not viewable as rows",
+     lambda: ops.gemm(r(6, 50, 136).transpose(0, 1), r(136, 264)))
+call("gemm [B, M, K] @ [B, K, N]", lambda: ops.gemm(r(3, 64, 128),
+                                                   r(3, 128, 256)))
+call("gemm [B, M, K] @ [B, K, N], rows unaligned",
+     lambda: ops.gemm(r(2, 33, 70), r(2, 70, 129)))
+call("gemm [B, M, K] @ [B, N, K].transpose(1, 2)",
+     lambda: ops.gemm(r(2, 31, 64), r(2, 96, 64).transpose(1, 2)))
+call("gemm [M, K] @ [B, K, N]", lambda: ops.gemm(r(64, 128),
+                                                r(2, 128, 256)))
+call("gemm [B, M, K] @ [1, K, N]", lambda: ops.gemm(r(3, 64, 128),
+                                                   r(1, 128, 256)))
+call("gemm empty", lambda: ops.gemm(r(0, 128), b))
+q, kv = r(2, 8, 128, 64), r(2, 2, 128, 64)
+call("attention", lambda: ops.attention(q, q, q))
+call("attention gqa 8/2 causal", lambda: ops.attention(q, kv, kv,
+                                                        causal=True))
+call("softmax 3-d", lambda: ops.softmax(r(2, 3, 300)))
+call("softmax, rows strided", lambda: ops.softmax(r(300, 8).t()))
+
+# Refusals, before anything is launched.
+call("gemm 4-d", lambda: ops.gemm(r(1, 2, 8, 8), r(8, 8)))
+call("gemm batches 2/3", lambda: ops.gemm(r(2, 8, 8), r(3, 8, 8)))
+call("gemm K mismatch", lambda: ops.gemm(r(8, 16), r(8, 8)))
+call("gemm dtypes", lambda: ops.gemm(r(8, 8), r(8, 8, dtype=bf16)))
+call("gemm float32", lambda: ops.gemm(r(8, 8, dtype=torch.float32),
+                                      r(8, 8, dtype=torch.float32)))
+call("gemm cpu", lambda: ops.gemm(r(8, 8, device="cpu"), r(8, 8)))
+call("gemm bias alone", lambda: ops.gemm(a, b, bias=r(512)))
+call("gemm activation", lambda: ops.gemm(a, b, bias=r(512),
+                                         activation="relu"))
+call("attention heads 8/3", lambda: ops.attention(q, r(2, 3, 128, 64),
+                                                  r(2, 3, 128, 64)))
+call("attention 3-d", lambda: ops.attention(r(8, 128, 64), r(8, 128, 64),
+                                            r(8, 128, 64)))
+call("softmax dim 0", lambda: ops.softmax(r(4, 4), dim=0))
