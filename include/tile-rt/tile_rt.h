@@ -73,6 +73,8 @@ typedef enum tile_rt_dtype {
   TILE_RT_I16 = 5,
   TILE_RT_I32 = 6,
   TILE_RT_I64 = 7,
+  TILE_RT_F8E4M3FN = 8, ///< 8-bit float, 4 exponent bits, no infinities
+  TILE_RT_F8E5M2 = 9,   ///< 8-bit float, 5 exponent bits (f16's top byte)
 } tile_rt_dtype;
 
 /// Size in bytes of one element of `dtype`, or 0 for an invalid value.

@@ -268,8 +268,24 @@ float tool_bf16_to_f32(uint16_t b) {
   return f;
 }
 
+/* An f8E4M3FN value: 1 sign, 4 exponent (bias 7) and 3 mantissa bits;
+ * exponent 0 is subnormal, S.1111.111 is NaN, and there is no infinity. */
+static double f8e4m3fn_to_double(uint8_t x) {
+  int exponent = (x >> 3) & 0xf, mantissa = x & 7;
+  double sign = x & 0x80 ? -1.0 : 1.0;
+  if (exponent == 0xf && mantissa == 7)
+    return NAN;
+  if (exponent == 0)
+    return sign * ldexp(mantissa / 8.0, -6);
+  return sign * ldexp(1.0 + mantissa / 8.0, exponent - 7);
+}
+
 double tool_element(const void *data, tile_rt_dtype dtype, size_t i) {
   switch (dtype) {
+  case TILE_RT_F8E4M3FN:
+    return f8e4m3fn_to_double(((const uint8_t *)data)[i]);
+  case TILE_RT_F8E5M2: /* the top byte of an f16 */
+    return tool_f16_to_f32((uint16_t)(((const uint8_t *)data)[i] << 8));
   case TILE_RT_F16:
     return tool_f16_to_f32(((const uint16_t *)data)[i]);
   case TILE_RT_BF16:

@@ -15,10 +15,16 @@ typedef struct rt_dtype_entry {
 
 /* Indexed by tile_rt_dtype. */
 static const rt_dtype_entry rt_dtypes[] = {
-    [TILE_RT_F16] = {"f16", 2}, [TILE_RT_BF16] = {"bf16", 2},
-    [TILE_RT_F32] = {"f32", 4}, [TILE_RT_F64] = {"f64", 8},
-    [TILE_RT_I8] = {"i8", 1},   [TILE_RT_I16] = {"i16", 2},
-    [TILE_RT_I32] = {"i32", 4}, [TILE_RT_I64] = {"i64", 8},
+    [TILE_RT_F16] = {"f16", 2},
+    [TILE_RT_BF16] = {"bf16", 2},
+    [TILE_RT_F32] = {"f32", 4},
+    [TILE_RT_F64] = {"f64", 8},
+    [TILE_RT_I8] = {"i8", 1},
+    [TILE_RT_I16] = {"i16", 2},
+    [TILE_RT_I32] = {"i32", 4},
+    [TILE_RT_I64] = {"i64", 8},
+    [TILE_RT_F8E4M3FN] = {"f8E4M3FN", 1},
+    [TILE_RT_F8E5M2] = {"f8E5M2", 1},
 };
 
 #define RT_NUM_DTYPES (sizeof rt_dtypes / sizeof rt_dtypes[0])
@@ -49,6 +55,6 @@ tile_rt_status tile_rt_dtype_from_name(tile_rt_dtype *out, const char *name) {
   }
   return rt_error(TILE_RT_ERROR_INVALID_ARGUMENT,
                   "unknown dtype '%s' (expected f16, bf16, f32, f64, i8, i16, "
-                  "i32 or i64)",
+                  "i32, i64, f8E4M3FN or f8E5M2)",
                   name ? name : "(null)");
 }

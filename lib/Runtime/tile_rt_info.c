@@ -222,7 +222,7 @@ static tile_rt_status rt_int_field(rt_parser *p, int i, const char *what,
 }
 
 static tile_rt_status rt_dtype_field(rt_parser *p, int i, tile_rt_dtype *out) {
-  char name[8];
+  char name[16]; /* the longest name, f8E4M3FN, and its NUL */
   size_t n = p->field_len[i];
   if (n < sizeof name) {
     memcpy(name, p->field[i], n);
@@ -232,7 +232,7 @@ static tile_rt_status rt_dtype_field(rt_parser *p, int i, tile_rt_dtype *out) {
   }
   return rt_parse_error(&p->line,
                         "unknown dtype '%.*s' (expected f16, bf16, f32, f64, "
-                        "i8, i16, i32 or i64)",
+                        "i8, i16, i32, i64, f8E4M3FN or f8E5M2)",
                         (int)n, p->field[i]);
 }
 

@@ -31,6 +31,8 @@ static CUtensorMapDataType rt_tma_dtype(tile_rt_dtype dtype) {
   case TILE_RT_F64:
     return CU_TENSOR_MAP_DATA_TYPE_FLOAT64;
   case TILE_RT_I8: /* TMA moves bits: the unsigned type of the same width */
+  case TILE_RT_F8E4M3FN:
+  case TILE_RT_F8E5M2:
     return CU_TENSOR_MAP_DATA_TYPE_UINT8;
   case TILE_RT_I16:
     return CU_TENSOR_MAP_DATA_TYPE_UINT16;

@@ -29,6 +29,7 @@ from .info import KernelDesc, descs_of, dtype_code, dtype_size
 _TORCH_DTYPES = {
     "f16": "float16", "bf16": "bfloat16", "f32": "float32", "f64": "float64",
     "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64",
+    "f8E4M3FN": "float8_e4m3fn", "f8E5M2": "float8_e5m2",
 }
 
 _INT_RANGES = {"i32": (-(1 << 31), (1 << 31) - 1),

@@ -35,7 +35,7 @@ def show(base):
     return last.count
 
 
-IMAGE = b"FAKECUBIN gemm scale big"
+IMAGE = b"FAKECUBIN gemm scale big gemm8"
 KINFO = """tile-kernel-info 1
 kernel gemm
 block 128 1 1
@@ -60,6 +60,17 @@ end
 kernel big
 block 128 1 1
 smem 240000
+end
+kernel gemm8
+block 128 1 1
+smem 49152
+grid 0 2 1 64
+grid 1 2 0 64
+param memref 0 f8E4M3FN 2
+param memref 1 f8E5M2 2
+param memref 2 bf16 2
+param tensormap 0 f8E4M3FN 2 box 128 64 swizzle 128
+param tensormap 1 f8E5M2 2 box 128 64 swizzle 128
 end
 """
 
@@ -103,6 +114,24 @@ with tm.Runtime(0) as rt:
         X = tm.MemRef(base, "bf16", (4, 8, 16), strides=(256, 32, 1))
         expect([8] * 7 + [4, 4, 8])
         scale(X, 0.5, -7, 2**33 + 3)
+        count = show(base)
+
+        # 8-bit floats: one byte an element, moved by TMA as bytes
+        # (CU_TENSOR_MAP_DATA_TYPE_UINT8 = 0, rows of 512 bytes).
+        gemm8 = mod.kernel("gemm8")
+        A8 = buf.memref("f8E4M3FN", (256, 512))
+        B8 = tm.MemRef(base + 0x400000, "f8E5M2", (128, 512))
+        C8 = buf.memref("bf16", (256, 128), offset=0x800000)
+        expect([8] * 15 + [128] * 2)
+        gemm8.launch(A8, B8, C8)
+        raw = bytes(fake.fake_cuda_last_launch().contents.bytes)
+        last = fake.fake_cuda_last_launch().contents
+        for i in (15, 16):
+            words = struct.unpack("<16Q", raw[last.offset[i]:last.offset[i]
+                                              + 128])
+            print(f"gemm8 tensor map {i}: base+{words[0] - base:#x} dtype "
+                  f"{words[1]} rank {words[2]} dims {words[3]}x{words[4]} "
+                  f"row stride {words[8]}")
         count = show(base)
 
         # Rejected before reaching the driver.

@@ -383,8 +383,8 @@ int main(void) {
   for (int s = TILE_RT_SUCCESS; s <= TILE_RT_ERROR_TIMEOUT; ++s)
     printf("status %d %s\n", s, tile_rt_status_name((tile_rt_status)s));
   printf("status 99 %s\n", tile_rt_status_name((tile_rt_status)99));
-  const char *names[] = {"f16", "bf16", "f32", "f64",
-                         "i8",  "i16",  "i32", "i64"};
+  const char *names[] = {"f16", "bf16", "f32", "f64",      "i8",
+                         "i16", "i32",  "i64", "f8E4M3FN", "f8E5M2"};
   for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i) {
     tile_rt_dtype d;
     MUST(tile_rt_dtype_from_name(&d, names[i]));

@@ -61,10 +61,21 @@ static bool isLoweredScalar(Type t) {
   return true; // not a scalar: its elements are checked on their own
 }
 
+/// The 8-bit floats: stored, moved by copies that do not convert them and
+/// read by tensor cores, never computed with.
+static bool isStorageOnly(Type t) {
+  return isa<Float8E4M3FNType, Float8E5M2Type>(t);
+}
+
 /// Every scalar type in the kernel, alone or as the element of a memref, a
-/// tile or a vector, is one the target computes with.
+/// tile or a vector, is one the target computes with; but a memref or a
+/// shared tile may hold 8-bit floats, which only copies of the same type
+/// touch (and tile.gemm reads, gemm_c6).
 static LogicalResult checkScalarTypes(KernelOp kernel, StringRef chip) {
   auto check = [&](Operation *op, Type type) -> LogicalResult {
+    if (isa<MemRefType, SharedType>(type) &&
+        isStorageOnly(cast<ShapedType>(type).getElementType()))
+      return success();
     WalkResult walk = type.walk([](Type inner) {
       return isLoweredScalar(inner) ? WalkResult::advance()
                                     : WalkResult::interrupt();
@@ -75,7 +86,20 @@ static LogicalResult checkScalarTypes(KernelOp kernel, StringRef chip) {
            << type << "; " << chip << " computes with f16, bf16, f32, f64 and "
            << "integers of up to 64 bits";
   };
-  return checkValueTypes(kernel, check);
+  if (failed(checkValueTypes(kernel, check)))
+    return failure();
+  WalkResult walk = kernel.walk([&](CopyOp copy) {
+    Type from = cast<ShapedType>(copy.getSource().getType()).getElementType();
+    Type to = cast<ShapedType>(copy.getDest().getType()).getElementType();
+    if (from == to || !(isStorageOnly(from) || isStorageOnly(to)))
+      return WalkResult::advance();
+    copy.emitOpError("converts ")
+        << from << " into " << to << "; " << chip
+        << " moves 8-bit floats unconverted (into and out of shared tiles "
+        << "of the same type)";
+    return WalkResult::interrupt();
+  });
+  return failure(walk.wasInterrupted());
 }
 
 FailureOr<KernelPlan> tile::planKernel(KernelOp kernel,

@@ -418,6 +418,37 @@ tile.kernel @i128(%A: memref<?xi128>) grid [1] threads 128 {
 
 // -----
 
+// 8-bit floats are stored and moved, never computed with: not in a
+// fragment ...
+tile.kernel @f8_fragment(%A: memref<?x?xf8E4M3FN>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{has type '!tile.fragment<16x128xf8E4M3FN>'; sm_90a computes with}}
+  %a = tile.alloc_fragment : !tile.fragment<16x128xf8E4M3FN>
+  tile.copy %A[%c0, %c0] -> %a : memref<?x?xf8E4M3FN> -> !tile.fragment<16x128xf8E4M3FN>
+}
+
+// -----
+
+// ... nor converted by a copy (into or out of shared memory) ...
+tile.kernel @f8_convert(%A: memref<?x?xf8E5M2>, %B: memref<?x?xf32>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %a = tile.alloc_shared : !tile.shared<64x128xf8E5M2>
+  tile.copy %A[%c0, %c0] -> %a : memref<?x?xf8E5M2> -> !tile.shared<64x128xf8E5M2>
+  // expected-error @+1 {{converts 'f8E5M2' into 'f32'; sm_90a moves 8-bit floats unconverted (into and out of shared tiles of the same type)}}
+  tile.copy %a -> %B[%c0, %c0] : !tile.shared<64x128xf8E5M2> -> memref<?x?xf32>
+}
+
+// -----
+
+// ... nor loaded as scalars.
+tile.kernel @f8_scalar(%A: memref<?xf8E4M3FN>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{has type 'f8E4M3FN'; sm_90a computes with}}
+  %x = memref.load %A[%c0] : memref<?xf8E4M3FN>
+}
+
+// -----
+
 // A loop whose step is not positive would never end: a GPU hang.
 tile.kernel @loop_step_zero(%A: memref<?x?xf16>) grid [1] threads 128 {
   %c0 = arith.constant 0 : index

@@ -385,8 +385,49 @@ tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
   %a = tile.alloc_shared : !tile.shared<64x64xf16>
   %b = tile.alloc_shared : !tile.shared<64x64xbf16>
   %c = tile.alloc_fragment : !tile.fragment<64x64xf32>
-  // expected-error @+1 {{gemm_c3: A and B must both be f16 or both bf16, got 'f16' and 'bf16'}}
+  // expected-error @+1 {{gemm_c3: A and B must have one element type, f16, bf16, f8E4M3FN or f8E5M2, got 'f16' and 'bf16'}}
   tile.gemm %a, %b, %c : !tile.shared<64x64xf16>, !tile.shared<64x64xbf16>, !tile.fragment<64x64xf32>
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %a = tile.alloc_shared : !tile.shared<64x64xf32>
+  %c = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  // expected-error @+1 {{gemm_c3: A and B must have one element type, f16, bf16, f8E4M3FN or f8E5M2, got 'f32' and 'f32'}}
+  tile.gemm %a, %a, %c : !tile.shared<64x64xf32>, !tile.shared<64x64xf32>, !tile.fragment<64x64xf32>
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %a = tile.alloc_shared : !tile.shared<64x128xf8E4M3FN>
+  %b = tile.alloc_shared : !tile.shared<128x64xf8E5M2>
+  %c = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  // expected-error @+1 {{gemm_c3: A and B must have one element type, f16, bf16, f8E4M3FN or f8E5M2, got 'f8E4M3FN' and 'f8E5M2'}}
+  tile.gemm %a, %b, %c : !tile.shared<64x128xf8E4M3FN>, !tile.shared<128x64xf8E5M2>, !tile.fragment<64x64xf32>
+}
+
+// -----
+
+// 8-bit B must be N x K (transpose_b).
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %a = tile.alloc_shared : !tile.shared<64x128xf8E4M3FN>
+  %b = tile.alloc_shared : !tile.shared<128x64xf8E4M3FN>
+  %c = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  // expected-error @+1 {{gemm_c6: 8-bit A and B are read K-major: A a shared tile without transpose_a, B a shared tile with transpose_b (N x K)}}
+  tile.gemm %a, %b, %c : !tile.shared<64x128xf8E4M3FN>, !tile.shared<128x64xf8E4M3FN>, !tile.fragment<64x64xf32>
+}
+
+// -----
+
+// 8-bit A must not be transposed.
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %a = tile.alloc_shared : !tile.shared<128x64xf8E5M2>
+  %b = tile.alloc_shared : !tile.shared<64x128xf8E5M2>
+  %c = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  // expected-error @+1 {{gemm_c6: 8-bit A and B are read K-major}}
+  tile.gemm %a, %b, %c {transpose_a, transpose_b} : !tile.shared<128x64xf8E5M2>, !tile.shared<64x128xf8E5M2>, !tile.fragment<64x64xf32>
 }
 
 // -----

@@ -191,8 +191,11 @@ LogicalResult KernelEmitter::lowerGemm(GemmOp op) {
   auto aType = cast<ShapedType>(op.getA().getType());
   Type elt = aType.getElementType();
   int64_t eltBytes = elt.getIntOrFloatBitWidth() / 8;
-  NVVM::WGMMATypes inType =
-      elt.isF16() ? NVVM::WGMMATypes::f16 : NVVM::WGMMATypes::bf16;
+  NVVM::WGMMATypes inType = elt.isF16()    ? NVVM::WGMMATypes::f16
+                            : elt.isBF16() ? NVVM::WGMMATypes::bf16
+                            : isa<Float8E4M3FNType>(elt)
+                                ? NVVM::WGMMATypes::e4m3
+                                : NVVM::WGMMATypes::e5m2;
   int64_t n = cType.getShape()[1];
   int64_t regsPerTile = n / 2;
   int64_t kBytes = aType.getShape()[1] * eltBytes;

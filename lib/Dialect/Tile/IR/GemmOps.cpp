@@ -65,9 +65,16 @@ LogicalResult GemmOp::verify() {
            << c.getShape()[0] << "x" << c.getShape()[1] << ", it must be " << m
            << "x" << n << " (M of op(A) by N of op(B))";
   Type ea = a.getElementType(), eb = b.getElementType();
-  if (ea != eb || !(ea.isF16() || ea.isBF16() || isa<ParamType>(ea)))
-    return emitOpError("gemm_c3: A and B must both be f16 or both bf16, got ")
+  bool eightBit = isa<Float8E4M3FNType, Float8E5M2Type>(ea);
+  if (ea != eb ||
+      !(ea.isF16() || ea.isBF16() || eightBit || isa<ParamType>(ea)))
+    return emitOpError("gemm_c3: A and B must have one element type, f16, "
+                       "bf16, f8E4M3FN or f8E5M2, got ")
            << ea << " and " << eb;
+  if (eightBit && (!isa<SharedType>(a) || getTransposeA() || !getTransposeB()))
+    return emitOpError("gemm_c6: 8-bit A and B are read K-major: A a shared "
+                       "tile without transpose_a, B a shared tile with "
+                       "transpose_b (N x K)");
   if (!c.getElementType().isF32())
     return emitOpError("gemm_c4: the accumulator must be f32, got ")
            << c.getElementType();

@@ -526,11 +526,15 @@ def Tile_GemmOp : Tile_Op<"gemm"> {
     - gemm_c1: A is a shared tile or a fragment (read from registers, e.g.
       the probabilities of attention), B a shared tile, C a fragment.
     - gemm_c2: the shapes agree: op(A) is M×K, op(B) is K×N, C is M×N.
-    - gemm_c3: A and B have the same element type, f16 or bf16.
+    - gemm_c3: A and B have the same element type: f16, bf16, or an 8-bit
+      float (f8E4M3FN, f8E5M2).
     - gemm_c4: C's element type is f32.
     - gemm_c5: an `in_flight` gemm is directly in a `tile.pipelined` body,
       and the body's other ops touch C only inside an `scf.if` after it
       (anything else would read or write C while it is being computed).
+    - gemm_c6: 8-bit A and B are K-major, the only layout in which tensor
+      cores read them: A a shared tile without `transpose_a`, B a shared
+      tile with `transpose_b` (N×K).
 
     Example:
     ```mlir

@@ -1,0 +1,64 @@
+"""kernels/examples/gemm_fp8.mlir on the GPU (fp8-gpu.test): C = A . W^T for
+8-bit float A [M, K] and W [N, K] (f8E4M3FN and f8E5M2, bf16 or f16 out), on
+shapes that are and are not multiples of the tiles, against the fp32
+product of the same 8-bit values (the products are exact in fp32; the
+error is the output's rounding). With --time, against torch._scaled_mm
+(unit scales) in alternating rounds.
+
+Usage: fp8_gpu_test.py KERNELS_DIR [--time]
+"""
+import sys
+
+import torch
+
+import tile_mlir as tm
+from tile_mlir.timing import l2_flush, time_in_turns
+
+kernels_dir = sys.argv[1]
+torch.manual_seed(0)
+rt = tm.Runtime(0)
+module = rt.load(tm.compile(f"{kernels_dir}/examples/gemm_fp8.mlir"))
+failed = 0
+for name, t8, tc in (("gemm_fp8_e4m3", torch.float8_e4m3fn, torch.bfloat16),
+                     ("gemm_fp8_e5m2", torch.float8_e5m2, torch.bfloat16),
+                     ("gemm_fp8_e4m3_f16", torch.float8_e4m3fn,
+                      torch.float16)):
+    kernel = module.kernel(name)
+    for m, n, k in ((128, 256, 128), (300, 520, 384), (77, 1000, 2048),
+                    (1, 64, 4112)):
+        a = torch.randn(m, k, device="cuda").to(t8)
+        w = (torch.randn(n, k, device="cuda") / k ** 0.5).to(t8)
+        c = torch.full((m, n), float("nan"), device="cuda", dtype=tc)
+        kernel.launch(a, w, c)
+        ref = a.float() @ w.float().t()
+        err = ((c.float() - ref).norm() / ref.norm()).item()
+        ok = err < 1e-2
+        failed += not ok
+        print(f"{name} {m}x{n}x{k}: {'ok' if ok else f'FAILED rel {err:.3g}'}")
+# A row stride that TMA cannot take is refused before the launch.
+a = torch.zeros(64, 136, device="cuda").to(torch.float8_e4m3fn)[:, :130]
+try:
+    module.kernel("gemm_fp8_e4m3").launch(
+        a, torch.zeros(64, 130, device="cuda").to(torch.float8_e4m3fn),
+        torch.empty(64, 64, device="cuda", dtype=torch.bfloat16))
+    print("unaligned K: FAILED, accepted")
+    failed += 1
+except tm.TileError as e:
+    print(f"unaligned K: {type(e).__name__}")
+if "--time" in sys.argv:
+    flush = l2_flush()
+    for m, n, k in ((4096, 4096, 4096), (8192, 8192, 8192), (16, 4096, 4096)):
+        a = torch.randn(m, k, device="cuda").to(torch.float8_e4m3fn)
+        w = torch.randn(n, k, device="cuda").to(torch.float8_e4m3fn)
+        c = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
+        one = torch.ones((), device="cuda")
+        ours = module.kernel("gemm_fp8_e4m3").prepare(a, w, c)
+        peer = lambda: torch._scaled_mm(a, w.t(), one, one,  # noqa: E731
+                                        out_dtype=torch.bfloat16)
+        t = [time_in_turns([ours, peer], flush=flush) for _ in range(3)]
+        o, p = (sorted(x[i] for x in t)[1] for i in range(2))
+        print(f"time {m}x{n}x{k}: ours {o * 1e3:.1f} us, _scaled_mm "
+              f"{p * 1e3:.1f} us, {p / o:.3f}x, "
+              f"{2 * m * n * k / o / 1e9:.0f} TFLOP/s")
+print(f"fp8: {failed} failed")
+sys.exit(1 if failed else 0)
