@@ -110,12 +110,6 @@ with tm.Runtime(0) as rt:
         gemm.launch(A, B, C)
         count = show(base)
 
-        scale = mod.kernel("scale")
-        X = tm.MemRef(base, "bf16", (4, 8, 16), strides=(256, 32, 1))
-        expect([8] * 7 + [4, 4, 8])
-        scale(X, 0.5, -7, 2**33 + 3)
-        count = show(base)
-
         # 8-bit floats: one byte an element, moved by TMA as bytes
         # (CU_TENSOR_MAP_DATA_TYPE_UINT8 = 0, rows of 512 bytes).
         gemm8 = mod.kernel("gemm8")
@@ -132,6 +126,12 @@ with tm.Runtime(0) as rt:
             print(f"gemm8 tensor map {i}: base+{words[0] - base:#x} dtype "
                   f"{words[1]} rank {words[2]} dims {words[3]}x{words[4]} "
                   f"row stride {words[8]}")
+        count = show(base)
+
+        scale = mod.kernel("scale")
+        X = tm.MemRef(base, "bf16", (4, 8, 16), strides=(256, 32, 1))
+        expect([8] * 7 + [4, 4, 8])
+        scale(X, 0.5, -7, 2**33 + 3)
         count = show(base)
 
         # Rejected before reaching the driver.
