@@ -61,12 +61,6 @@ static bool isLoweredScalar(Type t) {
   return true; // not a scalar: its elements are checked on their own
 }
 
-/// The 8-bit floats: stored, moved by copies that do not convert them and
-/// read by tensor cores, never computed with.
-static bool isStorageOnly(Type t) {
-  return isa<Float8E4M3FNType, Float8E5M2Type>(t);
-}
-
 /// Every scalar type in the kernel, alone or as the element of a memref, a
 /// tile or a vector, is one the target computes with; but a memref or a
 /// shared tile may hold 8-bit floats, which only copies of the same type
@@ -74,7 +68,7 @@ static bool isStorageOnly(Type t) {
 static LogicalResult checkScalarTypes(KernelOp kernel, StringRef chip) {
   auto check = [&](Operation *op, Type type) -> LogicalResult {
     if (isa<MemRefType, SharedType>(type) &&
-        isStorageOnly(cast<ShapedType>(type).getElementType()))
+        isEightBitFloat(cast<ShapedType>(type).getElementType()))
       return success();
     WalkResult walk = type.walk([](Type inner) {
       return isLoweredScalar(inner) ? WalkResult::advance()
@@ -91,7 +85,7 @@ static LogicalResult checkScalarTypes(KernelOp kernel, StringRef chip) {
   WalkResult walk = kernel.walk([&](CopyOp copy) {
     Type from = cast<ShapedType>(copy.getSource().getType()).getElementType();
     Type to = cast<ShapedType>(copy.getDest().getType()).getElementType();
-    if (from == to || !(isStorageOnly(from) || isStorageOnly(to)))
+    if (from == to || !(isEightBitFloat(from) || isEightBitFloat(to)))
       return WalkResult::advance();
     copy.emitOpError("converts ")
         << from << " into " << to << "; " << chip

@@ -65,7 +65,7 @@ LogicalResult GemmOp::verify() {
            << c.getShape()[0] << "x" << c.getShape()[1] << ", it must be " << m
            << "x" << n << " (M of op(A) by N of op(B))";
   Type ea = a.getElementType(), eb = b.getElementType();
-  bool eightBit = isa<Float8E4M3FNType, Float8E5M2Type>(ea);
+  bool eightBit = isEightBitFloat(ea);
   if (ea != eb ||
       !(ea.isF16() || ea.isBF16() || eightBit || isa<ParamType>(ea)))
     return emitOpError("gemm_c3: A and B must have one element type, f16, "

@@ -11,6 +11,13 @@
 #include "tile/Dialect/Tile/IR/TileTypes.h.inc"
 
 namespace mlir::tile {
+/// The 8-bit floats tiles may hold (f8E4M3FN, f8E5M2): stored, moved by
+/// copies that keep their type and read by tensor cores, never computed
+/// with (tile.gemm's gemm_c6, the planner's scalar check).
+inline bool isEightBitFloat(Type t) {
+  return isa<Float8E4M3FNType, Float8E5M2Type>(t);
+}
+
 /// Calls `check` on each op nested in `root` (`root` included, parents
 /// first) with the type of each value it defines: its results and the
 /// arguments of its regions' blocks. Stops at the first failure.
