@@ -41,20 +41,24 @@ const char *tile_rt_dtype_name(tile_rt_dtype dtype) {
   return rt_dtypes[dtype].name;
 }
 
+int rt_dtype_from_span(tile_rt_dtype *out, const char *name, size_t n) {
+  for (size_t i = 0; i < RT_NUM_DTYPES; ++i) {
+    if (strlen(rt_dtypes[i].name) == n &&
+        memcmp(name, rt_dtypes[i].name, n) == 0) {
+      *out = (tile_rt_dtype)i;
+      return 0;
+    }
+  }
+  return -1;
+}
+
 tile_rt_status tile_rt_dtype_from_name(tile_rt_dtype *out, const char *name) {
   if (!out)
     return rt_error(TILE_RT_ERROR_INVALID_ARGUMENT,
                     "tile_rt_dtype_from_name: NULL output");
-  if (name) {
-    for (size_t i = 0; i < RT_NUM_DTYPES; ++i) {
-      if (strcmp(name, rt_dtypes[i].name) == 0) {
-        *out = (tile_rt_dtype)i;
-        return TILE_RT_SUCCESS;
-      }
-    }
-  }
+  if (name && rt_dtype_from_span(out, name, strlen(name)) == 0)
+    return TILE_RT_SUCCESS;
   return rt_error(TILE_RT_ERROR_INVALID_ARGUMENT,
-                  "unknown dtype '%s' (expected f16, bf16, f32, f64, i8, i16, "
-                  "i32, i64, f8E4M3FN or f8E5M2)",
+                  "unknown dtype '%s' (expected " RT_DTYPE_NAMES ")",
                   name ? name : "(null)");
 }

@@ -222,17 +222,11 @@ static tile_rt_status rt_int_field(rt_parser *p, int i, const char *what,
 }
 
 static tile_rt_status rt_dtype_field(rt_parser *p, int i, tile_rt_dtype *out) {
-  char name[16]; /* the longest name, f8E4M3FN, and its NUL */
   size_t n = p->field_len[i];
-  if (n < sizeof name) {
-    memcpy(name, p->field[i], n);
-    name[n] = '\0';
-    if (tile_rt_dtype_from_name(out, name) == TILE_RT_SUCCESS)
-      return TILE_RT_SUCCESS;
-  }
+  if (rt_dtype_from_span(out, p->field[i], n) == 0)
+    return TILE_RT_SUCCESS;
   return rt_parse_error(&p->line,
-                        "unknown dtype '%.*s' (expected f16, bf16, f32, f64, "
-                        "i8, i16, i32, i64, f8E4M3FN or f8E5M2)",
+                        "unknown dtype '%.*s' (expected " RT_DTYPE_NAMES ")",
                         (int)n, p->field[i]);
 }
 

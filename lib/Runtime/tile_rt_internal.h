@@ -44,6 +44,16 @@ tile_rt_status rt_error(tile_rt_status status, const char *fmt, ...)
 tile_rt_status rt_cuda_error(CUresult result, const char *call, const char *fmt,
                              ...) RT_PRINTF(3, 4);
 
+/*===--- Element types (tile_rt_dtype.c) ----------------------------------===*/
+
+/* The dtype named by the n characters at `name` (not NUL-terminated: a
+ * field of a kernel info line); 0 on success, -1 for an unknown name. */
+int rt_dtype_from_span(tile_rt_dtype *out, const char *name, size_t n);
+
+/* What an unknown dtype name should have been, for error messages. */
+#define RT_DTYPE_NAMES                                                         \
+  "f16, bf16, f32, f64, i8, i16, i32, i64, f8E4M3FN or f8E5M2"
+
 /*===--- Contracts (tile_rt_contract.c) -----------------------------------===*/
 
 /// Checks every shape contract of `desc` for `args` (memrefs of the ranks
