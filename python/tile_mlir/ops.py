@@ -212,27 +212,28 @@ def gemm(a, b, bias=None, activation: str | None = None):
         b = b[0]  # one B for every batch
     if b.dim() == 2:
         if a.dim() == 2:
-            return _gemm_2d(a, b, bias, activation)
-        flat = _gemm_2d(a.reshape(-1, a.shape[-1]), b, bias, activation)
+            return _gemm_2d(a, b, dtype, bias, activation)
+        flat = _gemm_2d(a.reshape(-1, a.shape[-1]), b, dtype, bias,
+                        activation)
         return flat.view(*a.shape[:-1], b.shape[1])
+    # b is [B, K, N] with B != 1; a is [M, K], [1, M, K] or [B, M, K].
     batches = a.shape[0] if a.dim() == 3 else 1
-    if batches != b.shape[0] and 1 not in (batches, b.shape[0]):
+    if batches not in (1, b.shape[0]):
         raise ValueError(f"gemm: the batches of a {tuple(a.shape)} and b "
                          f"{tuple(b.shape)} differ and neither is 1")
     a3 = a if a.dim() == 3 else a.unsqueeze(0)
-    c = torch.empty(b.shape[0] if batches == 1 else batches, a3.shape[1],
-                    b.shape[2], dtype=a.dtype, device=a.device)
-    for i in range(c.shape[0]):
-        _gemm_2d(a3[min(i, a3.shape[0] - 1)], b[min(i, b.shape[0] - 1)],
-                 bias, activation, c=c[i])
+    c = torch.empty(b.shape[0], a3.shape[1], b.shape[2], dtype=a.dtype,
+                    device=a.device)
+    for i in range(b.shape[0]):
+        _gemm_2d(a3[i if batches > 1 else 0], b[i], dtype, bias, activation,
+                 c=c[i])
     return c
 
 
-def _gemm_2d(a, b, bias, activation, c=None):
-    """gemm of a [M, K] and b [K, N] (checked by gemm) into c, a new
-    [M, N] tensor unless given."""
+def _gemm_2d(a, b, dtype, bias, activation, c=None):
+    """gemm of a [M, K] and b [K, N] of `dtype` (checked by gemm) into c, a
+    new [M, N] tensor unless given."""
     import torch
-    dtype = _dtype(a)
     (m, kk), n = a.shape, b.shape[1]
     if c is None:
         c = torch.empty(m, n, dtype=a.dtype, device=a.device)
