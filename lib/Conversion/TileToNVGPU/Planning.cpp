@@ -106,13 +106,32 @@ FailureOr<KernelPlan> tile::planKernel(KernelOp kernel,
   return std::move(planner.plan);
 }
 
+/// The source language's shorthands (tile.let, a copy `through` a shared
+/// tile, tile.index of an integer type) are expanded by tile-specialize
+/// before any lowering; one left would be lowered as something else.
+static LogicalResult checkNoShorthands(KernelOp kernel) {
+  WalkResult walk = kernel.walk([](Operation *op) {
+    auto copy = dyn_cast<CopyOp>(op);
+    auto index = dyn_cast<IndexOp>(op);
+    if (!isa<LetOp>(op) && !(copy && copy.getStaging()) &&
+        !(index && !index.getType().isIndex()))
+      return WalkResult::advance();
+    op->emitOpError("is a shorthand of the source language; run "
+                    "tile-specialize (or tile-expand-shorthands) before "
+                    "lowering it");
+    return WalkResult::interrupt();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 LogicalResult KernelPlanner::run() {
   // The emitter decides no wait: they are all in the IR.
   if (!kernel->hasAttr(kWaitsPlannedAttr))
     return kernel.emitOpError("has no planned waits; run tile-plan-waits "
                               "before lowering it");
   plan.argumentAccess = getArgumentAccess(kernel);
-  if (failed(checkScalarTypes(kernel, target.getChip())) ||
+  if (failed(checkNoShorthands(kernel)) ||
+      failed(checkScalarTypes(kernel, target.getChip())) ||
       failed(checkElementBytes(kernel, target.getChip())) ||
       failed(planRegions()) || failed(planSharedTiles()) ||
       failed(planGemms()) || failed(planFragments()) ||

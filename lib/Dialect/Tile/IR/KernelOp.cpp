@@ -91,6 +91,44 @@ static int64_t findArgument(ArrayRef<OpAsmParser::Argument> args,
   return it == args.end() ? -1 : it - args.begin();
 }
 
+static thread_local KernelParseScope *currentKernel;
+
+KernelParseScope::KernelParseScope(ArrayRef<OpAsmParser::Argument> args)
+    : args(args), previous(currentKernel) {
+  currentKernel = this;
+}
+
+KernelParseScope::~KernelParseScope() { currentKernel = previous; }
+
+std::optional<Type>
+tile::lookupKernelArgType(const OpAsmParser::UnresolvedOperand &operand) {
+  if (!currentKernel)
+    return std::nullopt;
+  int64_t arg = findArgument(currentKernel->args, operand);
+  if (arg < 0)
+    return std::nullopt;
+  return currentKernel->args[arg].type;
+}
+
+void tile::recordTileType(OpAsmParser &parser, unsigned result, Type type) {
+  auto [name, number] = parser.getResultName(result);
+  if (currentKernel && !name.empty())
+    currentKernel->tiles[{name.ltrim('%').str(), number}] = type;
+}
+
+std::optional<Type>
+tile::lookupOperandType(const OpAsmParser::UnresolvedOperand &operand) {
+  if (std::optional<Type> arg = lookupKernelArgType(operand))
+    return arg;
+  if (!currentKernel)
+    return std::nullopt;
+  auto it = currentKernel->tiles.find(
+      {operand.name.ltrim('%').str(), operand.number});
+  if (it == currentKernel->tiles.end())
+    return std::nullopt;
+  return it->second;
+}
+
 /// `%X[1]`, a dimension of a kernel argument, if the next token is an
 /// operand; `what` prefixes the error when it names no argument.
 static OptionalParseResult
@@ -183,6 +221,36 @@ static ParseResult parseContracts(OpAsmParser &parser,
       });
 }
 
+/// `{BM = 128 in [64, 128], T = f16}`: the defaults, and the candidates of
+/// those followed by `in`.
+static ParseResult parseParams(OpAsmParser &parser, DictionaryAttr &params,
+                               NamedAttrList &candidates) {
+  NamedAttrList defaults;
+  auto parseOne = [&]() -> ParseResult {
+    SMLoc loc = parser.getCurrentLocation();
+    std::string name;
+    Attribute value;
+    if (parser.parseKeywordOrString(&name) || parser.parseEqual() ||
+        parser.parseAttribute(value))
+      return failure();
+    if (defaults.get(name))
+      return parser.emitError(loc, "kernel_c6: parameter '")
+             << name << "' is declared twice";
+    defaults.append(name, value);
+    if (failed(parser.parseOptionalKeyword("in")))
+      return success();
+    ArrayAttr list;
+    if (parser.parseAttribute(list))
+      return failure();
+    candidates.append(name, list);
+    return success();
+  };
+  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Braces, parseOne))
+    return failure();
+  params = defaults.getDictionary(parser.getContext());
+  return success();
+}
+
 ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
   StringAttr name;
   if (parser.parseSymbolName(name, getSymNameAttrName(result.name),
@@ -201,18 +269,28 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
     return parser.emitError(sigLoc, "kernel_c4: a kernel returns nothing");
   Builder &b = parser.getBuilder();
 
-  // params {...} space {...} where [...]
+  // params {BM = 128 in [64, 128], ...} space {...} where [...]
   DictionaryAttr params, space;
+  NamedAttrList candidates;
   if (succeeded(parser.parseOptionalKeyword("params"))) {
-    if (parser.parseAttribute(params))
+    if (parseParams(parser, params, candidates))
       return failure();
     result.addAttribute(getParamsAttrName(result.name), params);
   }
+  SMLoc spaceLoc = parser.getCurrentLocation();
   if (succeeded(parser.parseOptionalKeyword("space"))) {
     if (parser.parseAttribute(space))
       return failure();
-    result.addAttribute(getSpaceAttrName(result.name), space);
+    for (NamedAttribute s : space) {
+      if (candidates.get(s.getName()))
+        return parser.emitError(spaceLoc, "kernel_c7: the candidates of '")
+               << s.getName().getValue() << "' are given twice";
+      candidates.push_back(s);
+    }
   }
+  if (!candidates.empty())
+    result.addAttribute(getSpaceAttrName(result.name),
+                        candidates.getDictionary(parser.getContext()));
   SmallVector<StringRef> names;
   if (params)
     for (NamedAttribute p : params)
@@ -262,6 +340,7 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
   if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
     return failure();
   Region *body = result.addRegion();
+  KernelParseScope scope(args);
   if (parser.parseRegion(*body, args))
     return failure();
   KernelOp::ensureTerminator(*body, b, result.location);
@@ -430,19 +509,21 @@ static LogicalResult verifyParams(KernelOp op) {
   };
   op->walk([&](Operation *inner) {
     DictionaryAttr attrs = inner->getAttrDictionary();
-    auto pipelined = dyn_cast<PipelinedOp>(inner);
-    Attribute flag = pipelined ? pipelined.getWarpSpecializeAttr() : nullptr;
-    if (auto r = dyn_cast_if_present<ParamRefAttr>(flag))
-      checkRef(inner, r.getName(), false, /*flag=*/true);
-    auto kernel = dyn_cast<KernelOp>(inner);
-    for (NamedAttribute a : attrs) {
-      if (pipelined && a.getName() == pipelined.getWarpSpecializeAttrName())
-        continue;
-      bool contracts = kernel && a.getName() == kernel.getContractsAttrName();
+    // The attribute whose parameters may be flags (the op's verifier says
+    // which kind each needs): contracts compute with booleans as 0 and 1.
+    StringAttr flags;
+    if (auto pipelined = dyn_cast<PipelinedOp>(inner))
+      flags = pipelined.getWarpSpecializeAttrName();
+    else if (auto let = dyn_cast<LetOp>(inner))
+      flags = let.getValuesAttrName();
+    else if (auto copy = dyn_cast<CopyOp>(inner))
+      flags = copy.getThroughIfAttrName();
+    else if (auto kernel = dyn_cast<KernelOp>(inner))
+      flags = kernel.getContractsAttrName();
+    for (NamedAttribute a : attrs)
       a.getValue().walk([&](ParamRefAttr r) {
-        checkRef(inner, r.getName(), false, /*flag=*/contracts);
+        checkRef(inner, r.getName(), false, a.getName() == flags);
       });
-    }
     attrs.walk([&](ParamType t) { checkRef(inner, t.getName(), true); });
     for (Type t : inner->getResultTypes())
       t.walk([&](ParamType p) { checkRef(inner, p.getName(), true); });

@@ -9,6 +9,8 @@
 
 #include "tile/Dialect/Tile/IR/TileOps.h"
 
+#include "ParamSyntax.h"
+
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -103,8 +105,21 @@ static ParseResult parseParallelOperands(OpAsmParser &parser, bool allowDims,
     out.push_back(o);
     return success();
   };
-  return failure(parser.parseCommaSeparatedList(parseOne) ||
-                 parser.parseColonTypeList(types) || parser.parseRParen());
+  if (parser.parseCommaSeparatedList(parseOne))
+    return failure();
+  if (succeeded(parser.parseOptionalColon()))
+    return failure(parser.parseTypeList(types) || parser.parseRParen());
+  // Without types, those the tiles were declared with.
+  types.resize(out.size());
+  SmallVector<const OpAsmParser::UnresolvedOperand *> tiles;
+  SmallVector<Type *> typePtrs;
+  for (auto [o, t] : llvm::zip(out, types)) {
+    tiles.push_back(&o.tile);
+    typePtrs.push_back(&t);
+  }
+  SmallVector<StringRef> seps(out.size(), ",");
+  return failure(parseOperandTypes(parser, tiles, seps, typePtrs, false) ||
+                 parser.parseRParen());
 }
 
 ParseResult ParallelOp::parse(OpAsmParser &parser, OperationState &result) {
@@ -201,6 +216,14 @@ ParseResult ParallelOp::parse(OpAsmParser &parser, OperationState &result) {
   Region *body = result.addRegion();
   if (parser.parseRegion(*body, args))
     return failure();
+  // A body that does not end with tile.yield yields its last op's results.
+  if (!body->empty() && !body->front().empty() &&
+      !isa<YieldOp>(body->front().back())) {
+    Operation &last = body->front().back();
+    OpBuilder builder(parser.getContext());
+    builder.setInsertionPointToEnd(&body->front());
+    YieldOp::create(builder, last.getLoc(), ValueRange(last.getResults()));
+  }
   ParallelOp::ensureTerminator(*body, b, result.location);
   return success();
 }

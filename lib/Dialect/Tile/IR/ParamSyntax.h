@@ -14,6 +14,8 @@
 
 #include "mlir/IR/OpImplementation.h"
 
+#include <map>
+
 namespace mlir::tile {
 
 /// `128` or `BM` (an IntegerAttr or a #tile.param).
@@ -37,6 +39,46 @@ ParseResult parseIntExpr(AsmParser &parser, IntExprLeafParser leaf,
                          AffineExpr &expr);
 /// `==`, `<=`, `>=`, `<` or `>`.
 ParseResult parseRelation(AsmParser &parser, Relation &relation);
+
+/// While alive, what the parser knows of the tile.kernel whose body it is
+/// reading: the arguments' types, and those of the tiles allocated so far
+/// (recordTileType), so that tile ops can leave out their operands' types.
+class KernelParseScope {
+public:
+  explicit KernelParseScope(ArrayRef<OpAsmParser::Argument> args);
+  ~KernelParseScope();
+
+  ArrayRef<OpAsmParser::Argument> args;
+  std::map<std::pair<std::string, unsigned>, Type> tiles;
+
+private:
+  KernelParseScope *previous;
+};
+
+/// The type of the argument `operand` names, of the kernel being parsed.
+std::optional<Type>
+lookupKernelArgType(const OpAsmParser::UnresolvedOperand &operand);
+
+/// Records `type` for result `result` of the op being parsed (an
+/// allocation), inside a kernel's body.
+void recordTileType(OpAsmParser &parser, unsigned result, Type type);
+
+/// The type of the kernel argument or the recorded tile `operand` names.
+std::optional<Type>
+lookupOperandType(const OpAsmParser::UnresolvedOperand &operand);
+
+/// `: T0 SEP0 T1 SEP1 T2` (`seps[i]` between types i and i + 1, "," or
+/// "->"), or, with no `:`, the types of the operands as they were declared
+/// (kernel arguments and allocated tiles). A null operand is absent, and
+/// so is its type, with the separator before it. With `mayBeWritten`
+/// false, the caller has seen that no `:` follows.
+ParseResult
+parseOperandTypes(OpAsmParser &parser,
+                  ArrayRef<const OpAsmParser::UnresolvedOperand *> operands,
+                  ArrayRef<StringRef> seps, ArrayRef<Type *> types,
+                  bool mayBeWritten = true);
+void printOperandTypes(OpAsmPrinter &printer, ArrayRef<Type> types,
+                       ArrayRef<StringRef> seps);
 
 } // namespace mlir::tile
 

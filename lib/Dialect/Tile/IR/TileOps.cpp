@@ -54,6 +54,90 @@ bool tile::usedInLoopAround(Value v, Operation *op,
 }
 
 //===----------------------------------------------------------------------===//
+// Operand types: written, or those the operands were declared with
+//===----------------------------------------------------------------------===//
+
+ParseResult tile::parseOperandTypes(
+    OpAsmParser &parser,
+    ArrayRef<const OpAsmParser::UnresolvedOperand *> operands,
+    ArrayRef<StringRef> seps, ArrayRef<Type *> types, bool mayBeWritten) {
+  if (mayBeWritten && succeeded(parser.parseOptionalColon())) {
+    for (auto [i, operand] : llvm::enumerate(operands)) {
+      if (!operand)
+        continue;
+      if (i && (seps[i - 1] == ","    ? parser.parseComma()
+                : seps[i - 1] == "->" ? parser.parseArrow()
+                                      : parser.parseKeyword(seps[i - 1])))
+        return failure();
+      if (parser.parseType(*types[i]))
+        return failure();
+    }
+    return success();
+  }
+  for (auto [operand, type] : llvm::zip(operands, types)) {
+    if (!operand)
+      continue;
+    std::optional<Type> declared = lookupOperandType(*operand);
+    if (!declared)
+      return parser.emitError(operand->location, "'")
+             << operand->name << "' is no argument of the enclosing "
+             << "tile.kernel and no tile allocated before: write the "
+             << "operands' types (`: ...`)";
+    *type = *declared;
+  }
+  return success();
+}
+
+void tile::printOperandTypes(OpAsmPrinter &printer, ArrayRef<Type> types,
+                             ArrayRef<StringRef> seps) {
+  printer << ":";
+  for (auto [i, type] : llvm::enumerate(types)) {
+    if (!type)
+      continue;
+    if (i)
+      printer << (seps[i - 1] == "," ? "" : " ") << seps[i - 1];
+    printer << ' ' << type;
+  }
+}
+
+/// An allocation's type, recorded for the tile ops that follow.
+static ParseResult parseTileType(OpAsmParser &parser, Type &type) {
+  if (parser.parseType(type))
+    return failure();
+  recordTileType(parser, 0, type);
+  return success();
+}
+
+static void printTileType(OpAsmPrinter &p, Operation *, Type type) {
+  p << type;
+}
+
+static ParseResult parseGemmTypes(OpAsmParser &parser,
+                                  const OpAsmParser::UnresolvedOperand &a,
+                                  const OpAsmParser::UnresolvedOperand &b,
+                                  const OpAsmParser::UnresolvedOperand &c,
+                                  Type &ta, Type &tb, Type &tc) {
+  return parseOperandTypes(parser, {&a, &b, &c}, {",", ","}, {&ta, &tb, &tc});
+}
+
+static void printGemmTypes(OpAsmPrinter &p, Operation *, Value, Value, Value,
+                           Type ta, Type tb, Type tc) {
+  printOperandTypes(p, {ta, tb, tc}, {",", ","});
+}
+
+static ParseResult parseReduceTypes(OpAsmParser &parser,
+                                    const OpAsmParser::UnresolvedOperand &src,
+                                    const OpAsmParser::UnresolvedOperand &dst,
+                                    Type &ts, Type &td) {
+  return parseOperandTypes(parser, {&src, &dst}, {"->"}, {&ts, &td});
+}
+
+static void printReduceTypes(OpAsmPrinter &p, Operation *, Value, Value,
+                             Type ts, Type td) {
+  printOperandTypes(p, {ts, td}, {"->"});
+}
+
+//===----------------------------------------------------------------------===//
 // BlockIdOp
 //===----------------------------------------------------------------------===//
 
@@ -163,6 +247,26 @@ LogicalResult AllocFragmentOp::verify() {
   if (std::optional<Attribute> layout = getLayout())
     return verifyLayout(*this, *layout, getType().getShape().size());
   return success();
+}
+
+/// `1`, or `1 : i32` for a coordinate in an integer type.
+ParseResult IndexOp::parse(OpAsmParser &parser, OperationState &result) {
+  IntegerAttr dim;
+  Type type = parser.getBuilder().getIndexType();
+  if (parser.parseAttribute(dim, parser.getBuilder().getI64Type(),
+                            getDimAttrName(result.name), result.attributes) ||
+      parser.parseOptionalAttrDict(result.attributes) ||
+      (succeeded(parser.parseOptionalColon()) && parser.parseType(type)))
+    return failure();
+  result.addTypes(type);
+  return success();
+}
+
+void IndexOp::print(OpAsmPrinter &p) {
+  p << ' ' << getDim();
+  p.printOptionalAttrDict((*this)->getAttrs(), {getDimAttrName()});
+  if (!getType().isIndex())
+    p << " : " << getType();
 }
 
 LogicalResult IndexOp::verify() {
@@ -301,14 +405,24 @@ ParseResult FillOp::parse(OpAsmParser &parser, OperationState &result) {
     }
     result.addAttribute(getConstantAttrName(result.name), constant);
   }
-  if (parser.parseOptionalAttrDict(result.attributes) ||
-      parser.parseColonType(destType) ||
-      parser.resolveOperand(dest, destType, result.operands))
+  if (parser.parseOptionalAttrDict(result.attributes))
     return failure();
-  if (hasOperand && (parser.parseComma() || parser.parseType(valueType) ||
-                     parser.resolveOperand(value, valueType, result.operands)))
+  // Without types, the tile's, and a value of its element type.
+  bool typed = succeeded(parser.parseOptionalColon());
+  if (typed ? parser.parseType(destType)
+            : parseOperandTypes(parser, {&dest}, {}, {&destType}, false))
     return failure();
-  return success();
+  if (parser.resolveOperand(dest, destType, result.operands))
+    return failure();
+  if (!hasOperand)
+    return success();
+  if (!typed) {
+    auto shaped = dyn_cast<ShapedType>(destType);
+    valueType = shaped ? shaped.getElementType() : destType;
+  } else if (parser.parseComma() || parser.parseType(valueType)) {
+    return failure();
+  }
+  return parser.resolveOperand(value, valueType, result.operands);
 }
 
 void FillOp::print(OpAsmPrinter &p) {
@@ -462,7 +576,80 @@ bool CopyOp::isRowLoad() {
          isa<SharedType>(getDest().getType()) && !getDestOffsets().empty();
 }
 
+/// `through %s if FLAG : T -> T through T`: the staging tile and its flag,
+/// if any, then the types (which may be left out, copy_c9).
+static ParseResult
+parseCopyTail(OpAsmParser &parser,
+              std::optional<OpAsmParser::UnresolvedOperand> &staging,
+              Attribute &flag, const OpAsmParser::UnresolvedOperand &src,
+              const OpAsmParser::UnresolvedOperand &dst, Type &ts, Type &td,
+              Type &tstaging) {
+  if (succeeded(parser.parseOptionalKeyword("through"))) {
+    staging.emplace();
+    if (parser.parseOperand(*staging) ||
+        (succeeded(parser.parseOptionalKeyword("if")) &&
+         parseSize(parser, flag)))
+      return failure();
+  }
+  return parseOperandTypes(parser, {&src, &dst, staging ? &*staging : nullptr},
+                           {"->", "through"}, {&ts, &td, &tstaging});
+}
+
+static void printCopyTail(OpAsmPrinter &p, CopyOp, Value staging,
+                          Attribute flag, Value, Value, Type ts, Type td,
+                          Type tstaging) {
+  if (staging) {
+    p << "through " << staging;
+    if (flag) {
+      p << " if ";
+      printSize(p, flag);
+    }
+    p << ' ';
+  }
+  printOperandTypes(p, {ts, td, tstaging}, {"->", "through"});
+}
+
+/// copy_c9: a copy through a shared tile.
+static LogicalResult verifyStaging(CopyOp op) {
+  Value staging = op.getStaging();
+  if (!staging)
+    return op.getThroughIfAttr()
+               ? op.emitOpError("copy_c9: `if` needs `through`")
+               : success();
+  auto frag = dyn_cast<FragmentType>(op.getSource().getType());
+  auto mem = dyn_cast<MemRefType>(op.getDest().getType());
+  if (!frag || !mem)
+    return op.emitOpError("copy_c9: only a copy from a fragment to global "
+                          "memory goes through a shared tile");
+  auto shared = cast<SharedType>(staging.getType());
+  if (failed(verifyCompatibleShape(shared.getShape(), frag.getShape())) ||
+      shared.getElementType() != mem.getElementType())
+    return op.emitOpError("copy_c9: the staging tile must have the "
+                          "fragment's shape and the memref's element type, ")
+           << shared << " for " << frag << " into " << mem;
+  if (auto flag = dyn_cast_if_present<IntegerAttr>(op.getThroughIfAttr());
+      flag && flag.getInt() != 0 && flag.getInt() != 1)
+    return op.emitOpError("copy_c9: the flag (")
+           << flag.getInt() << ") must be 0 or 1";
+  // A parameter flag is a boolean one (the kernel checks that it exists).
+  if (auto ref = dyn_cast_if_present<ParamRefAttr>(op.getThroughIfAttr())) {
+    auto kernel = op->getParentOfType<KernelOp>();
+    std::optional<DictionaryAttr> params =
+        kernel ? kernel.getParams() : std::nullopt;
+    auto decl = params
+                    ? dyn_cast_or_null<IntegerAttr>(params->get(ref.getName()))
+                    : IntegerAttr();
+    if (decl && !decl.getType().isInteger(1))
+      return op.emitOpError("copy_c9: the flag '")
+             << ref.getName() << "' is an integer parameter; `if` takes a "
+             << "boolean one (or 0 or 1)";
+  }
+  return success();
+}
+
 LogicalResult CopyOp::verify() {
+  if (failed(verifyStaging(*this)))
+    return failure();
   Type srcType = getSource().getType(), dstType = getDest().getType();
   auto srcMem = dyn_cast<MemRefType>(srcType);
   auto dstMem = dyn_cast<MemRefType>(dstType);

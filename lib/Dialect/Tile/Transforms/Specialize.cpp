@@ -11,6 +11,7 @@
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/Matchers.h"
@@ -62,6 +63,7 @@ static LogicalResult makeAllocationsStatic(KernelOp kernel, bool eraseUnused) {
 /// kernel) by its binding and makes the allocations static.
 static LogicalResult substitute(KernelOp kernel, DictionaryAttr bound) {
   MLIRContext *ctx = kernel.getContext();
+  expandShorthands(kernel);
   kernel->removeAttr(kernel.getParamsAttrName());
   kernel->removeAttr(kernel.getSpaceAttrName());
   kernel->removeAttr(kernel.getConstraintsAttrName());
@@ -201,6 +203,7 @@ struct SpecializePass : tile::impl::TileSpecializeBase<SpecializePass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
+    expandShorthands(module);
     NamedAttrList binds;
     for (const std::string &text : bind) {
       std::string error;

@@ -88,7 +88,8 @@ def Tile_KernelOp : Tile_Op<"kernel", [Symbol, IsolatedFromAbove,
     A parametric kernel declares named parameters with their defaults
     (`params`): integers (and booleans, `i1`) for block sizes, stages,
     threads and flags, types for element types. `space` may list each one's
-    candidates and `where` the constraints between integer parameters
+    candidates (or the default may be followed by them:
+    `params {BM = 128 in [64, 128]}`), and `where` the constraints between integer parameters
     (`+ - * floordiv ceildiv mod`, compared with `== <= >= < >`). The body
     reads an integer parameter with `tile.param`, a type parameter appears as
     `!tile.param<"T">`, and a grid tile, `threads`, `num_stages` or
@@ -117,6 +118,12 @@ def Tile_KernelOp : Tile_Op<"kernel", [Symbol, IsolatedFromAbove,
 
     The arguments' names in the source are kept (`arg_names`): the printed
     kernel and the runtime's contract errors use them.
+
+    In the body, `tile.copy`, `tile.gemm`, `tile.fill`, `tile.reduce` and
+    `tile.parallel` may leave out the types of their operands when each is
+    a kernel argument or a tile allocated before (by name): `tile.copy %A[%m0,
+    %k0] -> %a` reads as if `: memref<...> -> !tile.shared<...>` were
+    written. The printer always writes the types.
 
     Example:
     ```mlir
@@ -214,14 +221,18 @@ def Tile_IndexOp : Tile_Op<"index", [Pure, HasParent<"ParallelOp">]> {
     element that the enclosing `tile.parallel` body is computing (counted
     from the tile's origin). Masks use it, e.g. causal attention.
 
+    An integer result type (`: i32`) gives the coordinate in that type, as
+    `arith.index_cast` would (tile-expand-shorthands writes the cast): a
+    32-bit mask compares in one instruction.
+
     Constraints:
     - index_c1: `dim` is a dimension of the iteration space.
 
-    Example: `%j = tile.index 1`
+    Example: `%j = tile.index 1`, `%j32 = tile.index 1 : i32`
   }];
   let arguments = (ins I64Attr:$dim);
-  let results = (outs Index:$result);
-  let assemblyFormat = "$dim attr-dict";
+  let results = (outs AnySignlessIntegerOrIndex:$result);
+  let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
 }
 
@@ -246,6 +257,45 @@ def Tile_ParamOp : Tile_Op<"param", [Pure]> {
   let arguments = (ins StrAttr:$name);
   let results = (outs AnyTypeOf<[Index, AnySignlessInteger]>:$result);
   let assemblyFormat = "$name attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_LetOp : Tile_Op<"let", [Pure]> {
+  let summary = "integer values computed from parameters, sizes and block ids";
+  let description = [{
+    Binds one value per expression, in the integer language of the
+    kernel's `where` and `requires` (`+ - * floordiv ceildiv mod`,
+    parentheses, integers) over the kernel's integer parameters by name,
+    dimensions of its memref arguments (`%X[1]`), `block_id.x`, `.y`,
+    `.z`, and index values. An expression may also be `min(e, e, ...)`,
+    and `FLAG ? e : e` chooses on a boolean parameter. The arithmetic is
+    that of non-negative integers (divisions round as unsigned ones do);
+    results are `index` unless a type list follows. A value may instead be
+    a float literal (`1.5`, `-inf`, `nan`) of a float result type.
+
+    `tile-expand-shorthands` (run first by `tile-specialize`) expands it
+    into the `tile.param`, `tile.block_id`, `memref.dim` and `arith` ops
+    that it stands for, in the order written.
+
+    Constraints:
+    - let_c1: one value per result, each result an index or an integer.
+    - let_c2: the parameters are integer parameters of the enclosing
+      kernel, a choice's flag a boolean one.
+    - let_c3: every leaf names an operand: an index value, or a dimension
+      of a memref operand.
+
+    Example:
+    ```mlir
+    %m0, %kt = tile.let block_id.y * BM, %A[1] ceildiv BK
+    %nblk = tile.let CAUSAL ? min(%nkv, (%m0 + BM) ceildiv BN) : %nkv
+    %lim = tile.let %row - %n0 : i32
+    ```
+  }];
+  let arguments = (ins Variadic<AnyType>:$operands, ArrayAttr:$leaves,
+                       ArrayAttr:$values);
+  let results = (outs Variadic<AnyTypeOf<[Index, AnySignlessInteger,
+                                          AnyFloat]>>:$results);
+  let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
 }
 
@@ -294,7 +344,7 @@ def Tile_AllocSharedOp : Tile_Op<"alloc_shared", [
   }];
   let arguments = (ins Variadic<Index>:$sizes);
   let results = (outs Tile_SharedType:$result);
-  let assemblyFormat = "(` ` `[` $sizes^ `]`)? attr-dict `:` qualified(type($result))";
+  let assemblyFormat = "(` ` `[` $sizes^ `]`)? attr-dict `:` custom<TileType>(type($result))";
   let hasVerifier = 1;
 }
 
@@ -318,7 +368,7 @@ def Tile_AllocFragmentOp : Tile_Op<"alloc_fragment", [
   }];
   let arguments = (ins Variadic<Index>:$sizes, OptionalAttr<AnyAttr>:$layout);
   let results = (outs Tile_FragmentType:$result);
-  let assemblyFormat = "(` ` `[` $sizes^ `]`)? attr-dict `:` qualified(type($result))";
+  let assemblyFormat = "(` ` `[` $sizes^ `]`)? attr-dict `:` custom<TileType>(type($result))";
   let hasVerifier = 1;
 }
 
@@ -428,6 +478,12 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
     - copy_c7: the memref holds integers or floats, not index (whose width
       in memory the target decides).
     - copy_c8: the element types are equal, or both floats (converted).
+    - copy_c9: `through %s` stages a copy from a fragment to global memory
+      in the shared tile `%s` (the fragment's shape, the memref's element
+      type), written back with TMA stores: the copy into `%s` then the copy
+      from it (tile-expand-shorthands writes them). `if FLAG` (0, 1 or a
+      boolean parameter) makes the staging a schedule choice: without it
+      the fragment is stored directly.
 
     Example:
     ```mlir
@@ -436,15 +492,21 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
     tile.copy %x -> %row[%k, %c0] : !tile.fragment<1x8192xf32> -> !tile.shared<8x8192xf16>
     tile.copy %c_s -> %C[%m0, %n0] : !tile.shared<128x256xf16> -> memref<?x?xf16>
     tile.copy %X[%r, %col] -> %row[%k, %c0] : memref<?x?xf16> -> !tile.shared<8x8192xf16>
+    tile.copy %acc -> %C[%m0, %n0] through %c_s if TMA_STORE : !tile.fragment<128x256xf32> -> memref<?x?xf16> through !tile.shared<128x256xf16>
     ```
   }];
   let arguments = (ins Arg<AnyType, "", [MemRead]>:$source,
                        Variadic<Index>:$source_offsets,
                        Arg<AnyType, "", [MemWrite]>:$dest,
-                       Variadic<Index>:$dest_offsets);
+                       Variadic<Index>:$dest_offsets,
+                       Arg<Optional<Tile_SharedType>, "",
+                           [MemRead, MemWrite]>:$staging,
+                       OptionalAttr<Tile_SizeAttr>:$through_if);
   let assemblyFormat = [{
     $source (`[` $source_offsets^ `]`)? `->` $dest (`[` $dest_offsets^ `]`)?
-    attr-dict `:` type($source) `->` type($dest)
+    attr-dict custom<CopyTail>($staging, $through_if, ref($source),
+                               ref($dest), type($source), type($dest),
+                               type($staging))
   }];
   let extraClassDeclaration = [{
     /// A copy from global memory into a whole shared tile.
@@ -548,7 +610,8 @@ def Tile_GemmOp : Tile_Op<"gemm"> {
                        UnitAttr:$transpose_a, UnitAttr:$transpose_b,
                        UnitAttr:$zero_init, UnitAttr:$in_flight);
   let assemblyFormat = [{
-    $a `,` $b `,` $c attr-dict `:` type($a) `,` type($b) `,` type($c)
+    $a `,` $b `,` $c attr-dict
+    custom<GemmTypes>(ref($a), ref($b), ref($c), type($a), type($b), type($c))
   }];
   let extraClassDeclaration = [{
     /// Why this gemm's group cannot stay in flight (gemm_c5), or an empty
@@ -637,8 +700,8 @@ def Tile_ReduceOp : Tile_Op<"reduce"> {
                        Arg<Tile_FragmentType, "", [MemRead, MemWrite]>:$dest,
                        I64Attr:$dim, UnitAttr:$clear);
   let assemblyFormat = [{
-    $kind $source `->` $dest attr-dict `:` qualified(type($source)) `->`
-    qualified(type($dest))
+    $kind $source `->` $dest attr-dict
+    custom<ReduceTypes>(ref($source), ref($dest), type($source), type($dest))
   }];
   let hasVerifier = 1;
 }
@@ -698,6 +761,11 @@ def Tile_ParallelOp : Tile_Op<"parallel", [AttrSizedOperandSegments,
     rows). Maps of other shapes, and the body's block header, may be given
     in full instead (`attributes {indexing_maps = [...]}` and `^bb0(...)`),
     as the generic form prints them.
+
+    The operands' types may be left out when each is a kernel argument or
+    a tile allocated before (see tile.kernel), and a body that does not end
+    with `tile.yield` yields the results of its last op:
+    `tile.parallel ins(%a = %alpha[0]) outs(%x = %o) { arith.mulf %x, %a : f32 }`.
 
     Example:
     ```mlir

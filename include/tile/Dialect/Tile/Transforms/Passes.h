@@ -34,6 +34,11 @@ inline constexpr llvm::StringLiteral kWaitsPlannedAttr = "tile.waits_planned";
 inline constexpr llvm::StringLiteral kMmaInFlightAtEndAttr =
     "tile.mma_in_flight_at_end";
 
+/// Expands the shorthands of the source language under `root` (as
+/// tile-expand-shorthands does): tile.let, tile.copy through a shared tile,
+/// tile.index of an integer type.
+void expandShorthands(Operation *root);
+
 #define GEN_PASS_DECL
 #include "tile/Dialect/Tile/Transforms/Passes.h.inc"
 

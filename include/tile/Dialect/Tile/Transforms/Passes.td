@@ -5,6 +5,39 @@
 
 include "mlir/Pass/PassBase.td"
 
+def TileExpandShorthands : Pass<"tile-expand-shorthands"> {
+  let summary = "Expand the shorthands of the tile language into the ops they stand for";
+  let description = [{
+    Rewrites each shorthand, so that no later pass knows of it:
+    `tile.let` into the `tile.param`, `tile.block_id`, `memref.dim` and
+    `arith` ops it stands for (unsigned divisions; `min` as `arith.minui`,
+    `FLAG ? a : b` as `arith.select` on the flag), in the order written;
+    a `tile.copy` from a fragment to global memory `through` a shared tile
+    into the copy to the shared tile and the copy from it, under `scf.if`
+    on the flag when it is a parameter (and the plain copy otherwise);
+    `tile.index` of an integer type into `tile.index` and
+    `arith.index_cast`. `tile-specialize` runs it first.
+
+    Before:
+    ```mlir
+    %m0, %kt = tile.let block_id.y * BM, %A[1] ceildiv BK
+    ```
+    After:
+    ```mlir
+    %y = tile.block_id y
+    %bm = tile.param "BM" : index
+    %m0 = arith.muli %y, %bm : index
+    %c1 = arith.constant 1 : index
+    %d = memref.dim %A, %c1 : memref<?x?xf16>
+    %bk = tile.param "BK" : index
+    %kt = arith.ceildivui %d, %bk : index
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def TileSpecialize : Pass<"tile-specialize", "ModuleOp"> {
   let summary = "Bind the parameters of parametric kernels";
   let description = [{
@@ -21,6 +54,7 @@ def TileSpecialize : Pass<"tile-specialize", "ModuleOp"> {
     dimensions take their folded sizes. The copy records its bindings in
     `tile.bindings` and is verified; the parametric kernels and instances are
     removed. With `kernels`, only the named kernels and instances are kept.
+    The shorthands are expanded first (tile-expand-shorthands).
 
     Before:
     ```mlir
@@ -49,7 +83,9 @@ def TileSpecialize : Pass<"tile-specialize", "ModuleOp"> {
                "NAME=VALUE bindings applied to every kept parametric kernel "
                "(VALUE: an integer, true, false or a type)">,
   ];
-  let dependentDialects = ["::mlir::arith::ArithDialect"];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
 }
 
 def TileInferLayouts : Pass<"tile-infer-layouts", "ModuleOp"> {

@@ -1,0 +1,147 @@
+// RUN: tile-opt %s -split-input-file -verify-diagnostics
+
+// Each diagnostic of the shorthands, at the op that is wrong.
+
+tile.kernel @untyped(%A: memref<?x?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %f = "tile.alloc_fragment"() : () -> !tile.fragment<64x64xf16>
+  // expected-error @+1 {{'%f' is no argument of the enclosing tile.kernel and no tile allocated before: write the operands' types (`: ...`)}}
+  tile.copy %f -> %A[%c0, %c0]
+}
+
+// -----
+
+tile.kernel @count(%A: memref<?x?xf16>) grid [1] threads 128 {
+  // expected-error @+1 {{let_c1: 2 values, 1 types}}
+  %a, %b = tile.let 1, 2 : i32
+}
+
+// -----
+
+tile.kernel @float_int(%A: memref<?x?xf16>) grid [1] threads 128 {
+  // expected-error @+1 {{let_c1: a float literal needs a float type (`: f32`), got 'index'}}
+  %a = tile.let 1.5
+}
+
+// -----
+
+tile.kernel @condition(%A: memref<?x?xf16>) params {BM = 64} grid [1] threads 128 {
+  // expected-error @+1 {{let_c2: the condition of `?` is a boolean parameter}}
+  %a = tile.let BM + 1 ? 1 : 2
+}
+
+// -----
+
+tile.kernel @flag_size(%A: memref<?x?xf16>) params {BM = 64} grid [1] threads 128 {
+  // expected-error @+1 {{let_c2: 'BM' is not a boolean parameter: a condition needs one}}
+  %a = tile.let BM ? 1 : 2
+}
+
+// -----
+
+tile.kernel @size_flag(%A: memref<?x?xf16>) params {F = true} grid [1] threads 128 {
+  // expected-error @+1 {{kernel_c6: 'F' is not an integer parameter of kernel 'size_flag'}}
+  %a = tile.let F * 2
+}
+
+// -----
+
+tile.kernel @unknown(%A: memref<?x?xf16>) grid [1] threads 128 {
+  // expected-error @+1 {{kernel_c6: 'BN' is not an integer parameter of kernel 'unknown'}}
+  %a = tile.let BN * 2
+}
+
+// -----
+
+tile.kernel @dim_of_value(%A: memref<?x?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{let_c3: '%c0' is not an argument of the enclosing tile.kernel: `%X[d]` reads a dimension of one}}
+  %a = tile.let %c0[1]
+}
+
+// -----
+
+tile.kernel @dim_range(%A: memref<?x?xf16>) grid [1] threads 128 {
+  // expected-error @+1 {{let_c3: 'memref<?x?xf16>' has no dimension 2}}
+  %a = tile.let %A[2]
+}
+
+// -----
+
+tile.kernel @grid(%A: memref<?x?xf16>) grid [1, 1] threads 128 {
+  // expected-error @+1 {{let_c3: block_id.z is outside the kernel's 2-d grid}}
+  %a = tile.let block_id.z
+}
+
+// -----
+
+tile.kernel @leaf(%A: memref<?x?xf16>) grid [1] threads 128 {
+  // expected-error @+1 {{expected an integer, a parameter, block_id.x/y/z, %value or %ARG[DIM]}}
+  %a = tile.let 2 * )
+}
+
+// -----
+
+func.func @outside() {
+  // expected-error @+1 {{'tile.let' op is used inside a tile.kernel}}
+  %a = tile.let 2
+  return
+}
+
+// -----
+
+tile.kernel @through_source(%A: memref<?x?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %s = tile.alloc_shared : !tile.shared<64x64xf16>
+  %t = tile.alloc_shared : !tile.shared<64x64xf16>
+  // expected-error @+1 {{copy_c9: only a copy from a fragment to global memory goes through a shared tile}}
+  tile.copy %s -> %A[%c0, %c0] through %t
+}
+
+// -----
+
+tile.kernel @through_type(%A: memref<?x?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %f = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  %s = tile.alloc_shared : !tile.shared<64x64xf32>
+  // expected-error @+1 {{copy_c9: the staging tile must have the fragment's shape and the memref's element type, '!tile.shared<64x64xf32>' for '!tile.fragment<64x64xf32>' into 'memref<?x?xf16>'}}
+  tile.copy %f -> %A[%c0, %c0] through %s
+}
+
+// -----
+
+tile.kernel @through_flag(%A: memref<?x?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %f = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  %s = tile.alloc_shared : !tile.shared<64x64xf16>
+  // expected-error @+1 {{copy_c9: the flag (2) must be 0 or 1}}
+  tile.copy %f -> %A[%c0, %c0] through %s if 2
+}
+
+// -----
+
+tile.kernel @through_size_flag(%A: memref<?x?xf16>) params {BM = 64} grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %f = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  %s = tile.alloc_shared : !tile.shared<64x64xf16>
+  // expected-error @+1 {{copy_c9: the flag 'BM' is an integer parameter; `if` takes a boolean one (or 0 or 1)}}
+  tile.copy %f -> %A[%c0, %c0] through %s if BM
+}
+
+// -----
+
+// expected-error @+2 {{kernel_c7: the candidates of 'BM' are given twice}}
+tile.kernel @candidates(%A: memref<?x?xf16>) params {BM = 64 in [64, 128]}
+    space {BM = [64]} grid [1] threads 128 {
+}
+
+// -----
+
+tile.kernel @index_type(%A: memref<?x?xf16>) grid [1] threads 128 {
+  %f = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  tile.parallel outs(%x = %f) {
+    // expected-error @+1 {{'tile.index' op result #0 must be signless integer or index, but got 'f32'}}
+    %j = tile.index 1 : f32
+    tile.yield %x : f32
+  }
+}
