@@ -28,152 +28,103 @@
 // for T = f16 and bf16; attention_gqa4_d128_f16 and its causal twin (four
 // query heads a key/value head, Llama's 32 over 8).
 
-module {
-  tile.kernel @attention(%Q: memref<?x?x?x?x!tile.param<"T">>,
-      %K: memref<?x?x?x?x!tile.param<"T">>, %V: memref<?x?x?x?x!tile.param<"T">>,
-      %O: memref<?x?x?x?x!tile.param<"T">>, %scale: f32)
-      params {D = 128, CAUSAL = false, GROUP = 1, BM = 128, BN = 128,
-              STAGES = 3, THREADS = 256, MINB = 1, T = f16}
-      space {D = [64, 128], BM = [64, 128], BN = [64, 128],
-             STAGES = [1, 2, 3, 4], THREADS = [128, 256], MINB = [1, 2],
-             T = [f16, bf16]}
-      where [BM mod (THREADS floordiv 2) == 0]
-      grid [%Q[2] / BM, %Q[1] / 1, %Q[0] / 1] threads THREADS
-      requires [%K[0] == %Q[0], %V[0] == %Q[0], %O[0] == %Q[0],
-                %K[1] * GROUP == %Q[1], %V[1] == %K[1], %O[1] == %Q[1],
-                %Q[3] == D, %K[3] == D, %V[3] == D, %O[3] == D,
-                %V[2] == %K[2], %O[2] == %Q[2]]
-      attributes {min_blocks_per_sm = #tile.param<"MINB">} {
-    %c0 = arith.constant 0 : index
-    %c1 = arith.constant 1 : index
-    %c2 = arith.constant 2 : index
-    %cbm = tile.param "BM" : index
-    %cbn = tile.param "BN" : index
-    %cd = tile.param "D" : index
-    %causal = tile.param "CAUSAL" : i1
-    %ninf = arith.constant 0xFF800000 : f32
-    %one = arith.constant 1.0 : f32
-    %log2e = arith.constant 1.4426950408889634 : f32
-    %qb = tile.block_id x
-    %h = tile.block_id y
-    %b = tile.block_id z
-    %group = tile.param "GROUP" : index
-    %hkv = arith.divui %h, %group : index
-    %m0 = arith.muli %qb, %cbm : index
-    %skv = memref.dim %K, %c2 : memref<?x?x?x?x!tile.param<"T">>
-    %nkv = arith.ceildivui %skv, %cbn : index
-    // Causal: key blocks past the last query row of this block are skipped.
-    %last = arith.addi %m0, %cbm : index
-    %lastblk = arith.ceildivui %last, %cbn : index
-    %nblkc = arith.minui %nkv, %lastblk : index
-    %nblk = arith.select %causal, %nblkc, %nkv : index
-    %lastkey = arith.subi %skv, %c1 : index
-    %nfull = arith.divui %skv, %cbn : index
-    // The blocks before the first one that needs a mask: the one holding
-    // the diagonal of the block's first query row m0 (causal; key block
-    // m0 / BN, which is the query block's index only when BM == BN), or the
-    // first one past the last full block.
-    %diagblk = arith.divui %m0, %cbn : index
-    %nfreec = arith.minui %diagblk, %nfull : index
-    %nfree = arith.select %causal, %nfreec, %nfull : index
-    %qk = arith.mulf %scale, %log2e : f32
-    %nqk = arith.negf %qk : f32
-    %q = tile.alloc_shared [%cbm, %cd] : !tile.shared<?x?x!tile.param<"T">>
-    %k = tile.alloc_shared [%cbn, %cd] : !tile.shared<?x?x!tile.param<"T">>
-    %v = tile.alloc_shared [%cbn, %cd] : !tile.shared<?x?x!tile.param<"T">>
-    %s = tile.alloc_fragment [%cbm, %cbn] : !tile.fragment<?x?xf32>
-    %o = tile.alloc_fragment [%cbm, %cd] : !tile.fragment<?x?xf32>
-    %m = tile.alloc_fragment [%cbm] : !tile.fragment<?xf32>
-    %mold = tile.alloc_fragment [%cbm] : !tile.fragment<?xf32>
-    %l = tile.alloc_fragment [%cbm] : !tile.fragment<?xf32>
-    %alpha = tile.alloc_fragment [%cbm] : !tile.fragment<?xf32>
-    %pf = tile.alloc_fragment [%cbm, %cbn] : !tile.fragment<?x?x!tile.param<"T">>
-    tile.copy %Q[%b, %h, %m0, %c0] -> %q : memref<?x?x?x?x!tile.param<"T">> -> !tile.shared<?x?x!tile.param<"T">>
-    tile.fill %o, 0.0 : !tile.fragment<?x?xf32>
-    tile.fill %m, -inf : !tile.fragment<?xf32>
-    tile.fill %l, 0.0 : !tile.fragment<?xf32>
-    tile.pipelined %j = %c0 to %nblk step %c1 num_stages STAGES {
-      %n0 = arith.muli %j, %cbn : index
-      tile.copy %K[%b, %hkv, %n0, %c0] -> %k : memref<?x?x?x?x!tile.param<"T">> -> !tile.shared<?x?x!tile.param<"T">>
-      tile.copy %V[%b, %hkv, %n0, %c0] -> %v : memref<?x?x?x?x!tile.param<"T">> -> !tile.shared<?x?x!tile.param<"T">>
-      // S = Q . K^T: K is N x K (K-major), the layout warpgroup MMA reads.
-      tile.fill %s, 0.0 : !tile.fragment<?x?xf32>
-      tile.gemm %q, %k, %s {transpose_b} : !tile.shared<?x?x!tile.param<"T">>, !tile.shared<?x?x!tile.param<"T">>, !tile.fragment<?x?xf32>
-      // Only the blocks from the diagonal on, or past the last full
-      // one, need the mask.
-      %edge = arith.cmpi uge, %j, %nfree : index
-      scf.if %edge {
-        // Key n0 + jj is kept for query row m0 + i when n0 + jj <= S - 1
-        // and, causal, n0 + jj <= m0 + i.
-        tile.parallel outs(%x = %s : !tile.fragment<?x?xf32>) {
-          %i = tile.index 0
-          %row = arith.addi %m0, %i : index
-          %rowlastc = arith.minui %row, %lastkey : index
-          %rowlast = arith.select %causal, %rowlastc, %lastkey : index
-          %lim = arith.subi %rowlast, %n0 : index
-          %lim32 = arith.index_cast %lim : index to i32
-          %jj = tile.index 1
-          %j32 = arith.index_cast %jj : index to i32
-          %keep = arith.cmpi sle, %j32, %lim32 : i32
-          %w = arith.select %keep, %x, %ninf : f32
-          tile.yield %w : f32
-        }
+tile.kernel @attention(%Q: memref<?x?x?x?x!tile.param<"T">>,
+    %K: memref<?x?x?x?x!tile.param<"T">>, %V: memref<?x?x?x?x!tile.param<"T">>,
+    %O: memref<?x?x?x?x!tile.param<"T">>, %scale: f32)
+    params {D = 128 in [64, 128], CAUSAL = false, GROUP = 1, BM = 128 in [64, 128],
+            BN = 128 in [64, 128], STAGES = 3 in [1, 2, 3, 4], THREADS = 256 in [128, 256],
+            MINB = 1 in [1, 2], T = f16 in [f16, bf16]}
+    where [BM mod (THREADS floordiv 2) == 0]
+    grid [%Q[2] / BM, %Q[1] / 1, %Q[0] / 1] threads THREADS
+    requires [%K[0] == %Q[0], %V[0] == %Q[0], %O[0] == %Q[0],
+              %K[1] * GROUP == %Q[1], %V[1] == %K[1], %O[1] == %Q[1],
+              %Q[3] == D, %K[3] == D, %V[3] == D, %O[3] == D, %V[2] == %K[2], %O[2] == %Q[2]]
+    attributes {min_blocks_per_sm = #tile.param<"MINB">} {
+  %c0, %c1, %cbm, %cbn, %cd = tile.let 0, 1, BM, BN, D
+  %b, %h, %hkv, %m0 = tile.let block_id.z, block_id.y, block_id.y floordiv GROUP, block_id.x * BM
+  %nkv, %lastkey = tile.let %K[2] ceildiv BN, %K[2] - 1
+  // Causal: key blocks past the last query row of this block are skipped.
+  %nblk = tile.let CAUSAL ? min(%nkv, (%m0 + BM) ceildiv BN) : %nkv
+  // The blocks before the first one that needs a mask: the one holding
+  // the diagonal of the block's first query row m0 (causal; key block
+  // m0 / BN, which is the query block's index only when BM == BN), or the
+  // first one past the last full block.
+  %nfree = tile.let CAUSAL ? min(%m0 floordiv BN, %K[2] floordiv BN) : %K[2] floordiv BN
+  %ninf, %one, %log2e = tile.let -inf, 1.0, 1.4426950408889634 : f32, f32, f32
+  %qk = arith.mulf %scale, %log2e : f32
+  %nqk = arith.negf %qk : f32
+  %q = tile.alloc_shared [%cbm, %cd] : !tile.shared<?x?x!tile.param<"T">>
+  %k = tile.alloc_shared [%cbn, %cd] : !tile.shared<?x?x!tile.param<"T">>
+  %v = tile.alloc_shared [%cbn, %cd] : !tile.shared<?x?x!tile.param<"T">>
+  %s = tile.alloc_fragment [%cbm, %cbn] : !tile.fragment<?x?xf32>
+  %o = tile.alloc_fragment [%cbm, %cd] : !tile.fragment<?x?xf32>
+  %m = tile.alloc_fragment [%cbm] : !tile.fragment<?xf32>
+  %mold = tile.alloc_fragment [%cbm] : !tile.fragment<?xf32>
+  %l = tile.alloc_fragment [%cbm] : !tile.fragment<?xf32>
+  %alpha = tile.alloc_fragment [%cbm] : !tile.fragment<?xf32>
+  %pf = tile.alloc_fragment [%cbm, %cbn] : !tile.fragment<?x?x!tile.param<"T">>
+  tile.copy %Q[%b, %h, %m0, %c0] -> %q
+  tile.fill %o, 0.0
+  tile.fill %m, -inf
+  tile.fill %l, 0.0
+  tile.pipelined %j = %c0 to %nblk step %c1 num_stages STAGES {
+    %n0 = tile.let %j * BN
+    tile.copy %K[%b, %hkv, %n0, %c0] -> %k
+    tile.copy %V[%b, %hkv, %n0, %c0] -> %v
+    // S = Q . K^T: K is N x K (K-major), the layout warpgroup MMA reads.
+    tile.fill %s, 0.0
+    tile.gemm %q, %k, %s {transpose_b}
+    // Only the blocks from the diagonal on, or past the last full
+    // one, need the mask.
+    %edge = arith.cmpi uge, %j, %nfree : index
+    scf.if %edge {
+      // Key n0 + jj is kept for query row m0 + i when n0 + jj <= S - 1
+      // and, causal, n0 + jj <= m0 + i: one 32-bit compare per score.
+      tile.parallel outs(%x = %s) {
+        %i = tile.index 0
+        %rowlast = tile.let CAUSAL ? min(%m0 + %i, %lastkey) : %lastkey
+        %lim = tile.let %rowlast - %n0 : i32
+        %jj = tile.index 1 : i32
+        %keep = arith.cmpi sle, %jj, %lim : i32
+        arith.select %keep, %x, %ninf : f32
       }
-      // Online softmax: new row maximum, rescale factor, probabilities.
-      tile.copy %m -> %mold : !tile.fragment<?xf32> -> !tile.fragment<?xf32>
-      tile.reduce max %s -> %m {dim = 1 : i64} : !tile.fragment<?x?xf32> -> !tile.fragment<?xf32>
-      tile.parallel ins(%mo = %mold, %mn = %m : !tile.fragment<?xf32>, !tile.fragment<?xf32>)
-          outs(%a = %alpha : !tile.fragment<?xf32>) {
-        %d = arith.subf %mo, %mn : f32
-        %y = arith.mulf %d, %qk : f32
-        %e = math.exp2 %y : f32
-        tile.yield %e : f32
-      }
-      tile.parallel ins(%mx = %m[0] : !tile.fragment<?xf32>)
-          outs(%x = %s : !tile.fragment<?x?xf32>) {
-        %mq = arith.mulf %mx, %nqk : f32
-        %y = math.fma %x, %qk, %mq : f32
-        %e = math.exp2 %y : f32
-        tile.yield %e : f32
-      }
-      tile.parallel ins(%a = %alpha : !tile.fragment<?xf32>)
-          outs(%x = %l : !tile.fragment<?xf32>) {
-        %r = arith.mulf %x, %a : f32
-        tile.yield %r : f32
-      }
-      tile.reduce sum %s -> %l {dim = 1 : i64} : !tile.fragment<?x?xf32> -> !tile.fragment<?xf32>
-      tile.parallel ins(%a = %alpha[0] : !tile.fragment<?xf32>)
-          outs(%x = %o : !tile.fragment<?x?xf32>) {
-        %r = arith.mulf %x, %a : f32
-        tile.yield %r : f32
-      }
-      // O += P . V, with P in registers as the first operand: the scores and
-      // probabilities never leave the registers.
-      tile.copy %s -> %pf : !tile.fragment<?x?xf32> -> !tile.fragment<?x?x!tile.param<"T">>
-      tile.gemm %pf, %v, %o : !tile.fragment<?x?x!tile.param<"T">>, !tile.shared<?x?x!tile.param<"T">>, !tile.fragment<?x?xf32>
     }
-    // O / l, one division per row.
-    tile.parallel outs(%sum = %l : !tile.fragment<?xf32>) {
-      %inv = arith.divf %one, %sum : f32
-      tile.yield %inv : f32
+    // Online softmax: new row maximum, rescale factor, probabilities.
+    tile.copy %m -> %mold
+    tile.reduce max %s -> %m {dim = 1 : i64}
+    tile.parallel ins(%mo = %mold, %mn = %m) outs(%a = %alpha) {
+      %d = arith.subf %mo, %mn : f32
+      %y = arith.mulf %d, %qk : f32
+      math.exp2 %y : f32
     }
-    tile.parallel ins(%inv = %l[0] : !tile.fragment<?xf32>)
-        outs(%x = %o : !tile.fragment<?x?xf32>) {
-      %r = arith.mulf %x, %inv : f32
-      tile.yield %r : f32
+    tile.parallel ins(%mx = %m[0]) outs(%x = %s) {
+      %mq = arith.mulf %mx, %nqk : f32
+      %y = math.fma %x, %qk, %mq : f32
+      math.exp2 %y : f32
     }
-    tile.copy %o -> %O[%b, %h, %m0, %c0] : !tile.fragment<?x?xf32> -> memref<?x?x?x?x!tile.param<"T">>
+    tile.parallel ins(%a = %alpha) outs(%x = %l) { arith.mulf %x, %a : f32 }
+    tile.reduce sum %s -> %l {dim = 1 : i64}
+    tile.parallel ins(%a = %alpha[0]) outs(%x = %o) { arith.mulf %x, %a : f32 }
+    // O += P . V, with P in registers as the first operand: the scores and
+    // probabilities never leave the registers.
+    tile.copy %s -> %pf
+    tile.gemm %pf, %v, %o
   }
-  tile.instance @attention_d64_f16 = @attention {D = 64, MINB = 2}
-  tile.instance @attention_d128_f16 = @attention {D = 128}
-  tile.instance @attention_causal_d64_f16 = @attention {D = 64, MINB = 2, CAUSAL = true}
-  tile.instance @attention_causal_d128_f16 = @attention {D = 128, CAUSAL = true}
-  tile.instance @attention_d64_bf16 = @attention {D = 64, MINB = 2, T = bf16}
-  tile.instance @attention_d128_bf16 = @attention {D = 128, T = bf16}
-  tile.instance @attention_causal_d64_bf16 = @attention {D = 64, MINB = 2, CAUSAL = true, T = bf16}
-  tile.instance @attention_causal_d128_bf16 = @attention {D = 128, CAUSAL = true, T = bf16}
-  tile.instance @attention_gqa4_d128_f16 = @attention {D = 128, GROUP = 4}
-  tile.instance @attention_gqa4_causal_d128_f16 = @attention {D = 128, GROUP = 4, CAUSAL = true}
-  tile.instance @attention_gqa4_d128_bf16 = @attention {D = 128, GROUP = 4, T = bf16}
-  tile.instance @attention_gqa4_causal_d128_bf16 = @attention {D = 128, GROUP = 4, CAUSAL = true, T = bf16}
+  // O / l, one division per row.
+  tile.parallel outs(%sum = %l) { arith.divf %one, %sum : f32 }
+  tile.parallel ins(%inv = %l[0]) outs(%x = %o) { arith.mulf %x, %inv : f32 }
+  tile.copy %o -> %O[%b, %h, %m0, %c0]
 }
+
+tile.instance @attention_d64_f16 = @attention {D = 64, MINB = 2}
+tile.instance @attention_d128_f16 = @attention {D = 128}
+tile.instance @attention_causal_d64_f16 = @attention {D = 64, MINB = 2, CAUSAL = true}
+tile.instance @attention_causal_d128_f16 = @attention {D = 128, CAUSAL = true}
+tile.instance @attention_d64_bf16 = @attention {D = 64, MINB = 2, T = bf16}
+tile.instance @attention_d128_bf16 = @attention {D = 128, T = bf16}
+tile.instance @attention_causal_d64_bf16 = @attention {D = 64, MINB = 2, CAUSAL = true, T = bf16}
+tile.instance @attention_causal_d128_bf16 = @attention {D = 128, CAUSAL = true, T = bf16}
+tile.instance @attention_gqa4_d128_f16 = @attention {D = 128, GROUP = 4}
+tile.instance @attention_gqa4_causal_d128_f16 = @attention {D = 128, GROUP = 4, CAUSAL = true}
+tile.instance @attention_gqa4_d128_bf16 = @attention {D = 128, GROUP = 4, T = bf16}
+tile.instance @attention_gqa4_causal_d128_bf16 = @attention {D = 128, GROUP = 4, CAUSAL = true, T = bf16}

@@ -27,62 +27,43 @@
 // are the fastest schedule at 4096^3; the named instances are the
 // element-type variants.
 
-module {
-  tile.kernel @gemm(%A: memref<?x?x!tile.param<"T">>, %B: memref<?x?x!tile.param<"T">>,
-                    %C: memref<?x?x!tile.param<"TC">>)
-      params {BM = 128, BN = 256, BK = 64, STAGES = 3, THREADS = 256,
-              TMA_STORE = true, WS = false, TRANS_B = false, T = f16, TC = f16}
-      space {BM = [64, 128, 256], BN = [64, 128, 192, 256], BK = [64, 128],
-             STAGES = [2, 3, 4, 5, 6], THREADS = [128, 256],
-             TMA_STORE = [true, false],
-             T = [f16, bf16], TC = [f16, bf16, f32]}
-      where [BM mod (THREADS floordiv 2) == 0]
-      grid [%C[1] / BN, %C[0] / BM] threads THREADS
-      requires [%B[0] * (1 - TRANS_B) + %B[1] * TRANS_B == %A[1], %C[0] == %A[0],
-                %C[1] == %B[1] * (1 - TRANS_B) + %B[0] * TRANS_B] {
-    %c0 = arith.constant 0 : index
-    %c1 = arith.constant 1 : index
-    %bm = tile.param "BM" : index
-    %bn = tile.param "BN" : index
-    %bk = tile.param "BK" : index
-    %bx = tile.block_id x
-    %by = tile.block_id y
-    %m0 = arith.muli %by, %bm : index
-    %n0 = arith.muli %bx, %bn : index
-    %K = memref.dim %A, %c1 : memref<?x?x!tile.param<"T">>
-    %kt = arith.ceildivui %K, %bk : index
+tile.kernel @gemm(%A: memref<?x?x!tile.param<"T">>, %B: memref<?x?x!tile.param<"T">>,
+                  %C: memref<?x?x!tile.param<"TC">>)
+    params {BM = 128 in [64, 128, 256], BN = 256 in [64, 128, 192, 256],
+            BK = 64 in [64, 128], STAGES = 3 in [2, 3, 4, 5, 6],
+            THREADS = 256 in [128, 256], TMA_STORE = true in [true, false],
+            WS = false, TRANS_B = false, T = f16 in [f16, bf16],
+            TC = f16 in [f16, bf16, f32]}
+    where [BM mod (THREADS floordiv 2) == 0]
+    grid [%C[1] / BN, %C[0] / BM] threads THREADS
+    requires [%B[0] * (1 - TRANS_B) + %B[1] * TRANS_B == %A[1], %C[0] == %A[0],
+              %C[1] == %B[1] * (1 - TRANS_B) + %B[0] * TRANS_B] {
+  %c0, %c1, %bm, %bn, %bk = tile.let 0, 1, BM, BN, BK
+  %m0, %n0, %kt = tile.let block_id.y * BM, block_id.x * BN, %A[1] ceildiv BK
+  // B's tile is BK x BN, or BN x BK (K-major) with TRANS_B.
+  %b_rows, %b_cols = tile.let TRANS_B ? BN : BK, TRANS_B ? BK : BN
+  %a = tile.alloc_shared [%bm, %bk] : !tile.shared<?x?x!tile.param<"T">>
+  %b = tile.alloc_shared [%b_rows, %b_cols] : !tile.shared<?x?x!tile.param<"T">>
+  %acc = tile.alloc_fragment [%bm, %bn] : !tile.fragment<?x?xf32>
+  %cs = tile.alloc_shared [%bm, %bn] : !tile.shared<?x?x!tile.param<"TC">>
+  tile.fill %acc, 0.0
+  tile.pipelined %k = %c0 to %kt step %c1 num_stages STAGES warp_specialize WS {
+    %k0 = tile.let %k * BK
+    %b_i, %b_j = tile.let TRANS_B ? %n0 : %k0, TRANS_B ? %k0 : %n0
+    tile.copy %A[%m0, %k0] -> %a
+    tile.copy %B[%b_i, %b_j] -> %b
     %tb = tile.param "TRANS_B" : i1
-    %b_rows = arith.select %tb, %bn, %bk : index
-    %b_cols = arith.select %tb, %bk, %bn : index
-    %a = tile.alloc_shared [%bm, %bk] : !tile.shared<?x?x!tile.param<"T">>
-    %b = tile.alloc_shared [%b_rows, %b_cols] : !tile.shared<?x?x!tile.param<"T">>
-    %acc = tile.alloc_fragment [%bm, %bn] : !tile.fragment<?x?xf32>
-    %cs = tile.alloc_shared [%bm, %bn] : !tile.shared<?x?x!tile.param<"TC">>
-    tile.fill %acc, 0.0 : !tile.fragment<?x?xf32>
-    tile.pipelined %k = %c0 to %kt step %c1 num_stages STAGES warp_specialize WS {
-      %k0 = arith.muli %k, %bk : index
-      tile.copy %A[%m0, %k0] -> %a : memref<?x?x!tile.param<"T">> -> !tile.shared<?x?x!tile.param<"T">>
-      %b_i = arith.select %tb, %n0, %k0 : index
-      %b_j = arith.select %tb, %k0, %n0 : index
-      tile.copy %B[%b_i, %b_j] -> %b : memref<?x?x!tile.param<"T">> -> !tile.shared<?x?x!tile.param<"T">>
-      scf.if %tb {
-        tile.gemm %a, %b, %acc {transpose_b} : !tile.shared<?x?x!tile.param<"T">>, !tile.shared<?x?x!tile.param<"T">>, !tile.fragment<?x?xf32>
-      } else {
-        tile.gemm %a, %b, %acc : !tile.shared<?x?x!tile.param<"T">>, !tile.shared<?x?x!tile.param<"T">>, !tile.fragment<?x?xf32>
-      }
-    }
-    %tma_store = tile.param "TMA_STORE" : i1
-    scf.if %tma_store {
-      tile.copy %acc -> %cs : !tile.fragment<?x?xf32> -> !tile.shared<?x?x!tile.param<"TC">>
-      tile.copy %cs -> %C[%m0, %n0] : !tile.shared<?x?x!tile.param<"TC">> -> memref<?x?x!tile.param<"TC">>
+    scf.if %tb {
+      tile.gemm %a, %b, %acc {transpose_b}
     } else {
-      tile.copy %acc -> %C[%m0, %n0] : !tile.fragment<?x?xf32> -> memref<?x?x!tile.param<"TC">>
+      tile.gemm %a, %b, %acc
     }
   }
-
-  tile.instance @gemm_f16 = @gemm {}
-  tile.instance @gemm_bf16 = @gemm {T = bf16, TC = bf16}
-  tile.instance @gemm_nt_f16 = @gemm {TRANS_B = true}
-  tile.instance @gemm_nt_bf16 = @gemm {TRANS_B = true, T = bf16, TC = bf16}
-  tile.instance @gemm_f16_f32 = @gemm {TC = f32, STAGES = 4, TMA_STORE = false}
+  tile.copy %acc -> %C[%m0, %n0] through %cs if TMA_STORE
 }
+
+tile.instance @gemm_f16 = @gemm {}
+tile.instance @gemm_bf16 = @gemm {T = bf16, TC = bf16}
+tile.instance @gemm_nt_f16 = @gemm {TRANS_B = true}
+tile.instance @gemm_nt_bf16 = @gemm {TRANS_B = true, T = bf16, TC = bf16}
+tile.instance @gemm_f16_f32 = @gemm {TC = f32, STAGES = 4, TMA_STORE = false}

@@ -44,237 +44,208 @@
 //                     shared memory by row copies, two blocks per SM
 //   softmax_T         any N: two passes over 8192-column chunks
 
-module {
-  tile.kernel @softmax(%X: memref<?x?x!tile.param<"T">>, %Y: memref<?x?x!tile.param<"T">>)
-      params {ROWS = 2, COLS = 4096, MAXN = 4096, TWO_PASS = false,
-              STAGED = false, ASYNC = false, MINB = 4, THREADS = 256, T = f16}
-      space {ROWS = [1, 2, 4, 8, 16, 32, 64],
-             COLS = [32, 64, 128, 256, 512, 1024, 2048, 4096, 7168, 8192, 16384],
-             MAXN = [32, 64, 128, 256, 512, 1024, 2048, 4096, 7168, 8192, 16384, 32761,
-                     57337, 65529, 9223372036854775807],
-             TWO_PASS = [false, true], STAGED = [false, true],
-             ASYNC = [false, true],
-             MINB = [1, 2, 3, 4], THREADS = [128, 256, 512], T = [f16, bf16]}
-      where [(1 - TWO_PASS) * (MAXN - COLS) == 0, TWO_PASS * (ROWS - 1) == 0,
-             STAGED * (1 - TWO_PASS) == 0, ASYNC * (1 - STAGED) == 0,
-             TWO_PASS * (1 - STAGED) * (9223372036854775807 - MAXN) == 0,
-             STAGED * (MAXN - (8 * COLS - 7)) == 0]
-      grid [%X[0] / ROWS] threads THREADS
-      requires [%Y[0] == %X[0], %Y[1] == %X[1], %X[1] <= MAXN]
-      attributes {min_blocks_per_sm = #tile.param<"MINB">} {
-    %c0 = arith.constant 0 : index
-    %c1 = arith.constant 1 : index
-    %crows = tile.param "ROWS" : index
-    %ccols = tile.param "COLS" : index
-    %twopass = tile.param "TWO_PASS" : i1
-    %staged = tile.param "STAGED" : i1
-    %async = tile.param "ASYNC" : i1
-    %ninf = arith.constant 0xFF800000 : f32
-    %one = arith.constant 1.0 : f32
-    %log2e = arith.constant 1.44269504 : f32
-    %true = arith.constant true
-    %bx = tile.block_id x
-    %r0 = arith.muli %bx, %crows : index
-    %N = memref.dim %X, %c1 : memref<?x?x!tile.param<"T">>
-    %x = tile.alloc_fragment [%crows, %ccols] : !tile.fragment<?x?xf32>
-    %m = tile.alloc_fragment [%crows] : !tile.fragment<?xf32>
-    %mold = tile.alloc_fragment [%crows] : !tile.fragment<?xf32>
-    %s = tile.alloc_fragment [%crows] : !tile.fragment<?xf32>
-    %acc = tile.alloc_fragment [%crows, %ccols] : !tile.fragment<?x?xf32>
-    // STAGED: the row, one COLS-column chunk per row of the tile.
-    %row = tile.alloc_shared [%ccols] : !tile.shared<8x?x!tile.param<"T">>
-    scf.if %twopass {
-      // The chunks start on multiples of 8 elements of X (16 bytes), so a
-      // row of any length (an odd vocabulary size) loads and stores whole
-      // vectors: the first chunk starts `skew` columns before the row, and
-      // those columns are masked.
-      %c8 = arith.constant 8 : index
-      %rowstart = arith.muli %r0, %N : index
-      %skew = arith.remui %rowstart, %c8 : index
-      %span = arith.addi %N, %skew : index
-      %chunks = arith.ceildivui %span, %ccols : index
-      scf.if %staged {
-        // The whole row is kept in shared memory, so its maximum is known
-        // before any exponential: a first pass keeps each thread's
-        // element-wise maximum over the chunks and a second pass the sums
-        // of exp(x - max). One cross-warp reduction each per row, instead
-        // of a maximum, a rescale and a sum per chunk.
+tile.kernel @softmax(%X: memref<?x?x!tile.param<"T">>, %Y: memref<?x?x!tile.param<"T">>)
+    params {ROWS = 2, COLS = 4096, MAXN = 4096, TWO_PASS = false,
+            STAGED = false, ASYNC = false, MINB = 4, THREADS = 256, T = f16}
+    space {ROWS = [1, 2, 4, 8, 16, 32, 64],
+           COLS = [32, 64, 128, 256, 512, 1024, 2048, 4096, 7168, 8192, 16384],
+           MAXN = [32, 64, 128, 256, 512, 1024, 2048, 4096, 7168, 8192, 16384, 32761,
+                   57337, 65529, 9223372036854775807],
+           TWO_PASS = [false, true], STAGED = [false, true],
+           ASYNC = [false, true],
+           MINB = [1, 2, 3, 4], THREADS = [128, 256, 512], T = [f16, bf16]}
+    where [(1 - TWO_PASS) * (MAXN - COLS) == 0, TWO_PASS * (ROWS - 1) == 0,
+           STAGED * (1 - TWO_PASS) == 0, ASYNC * (1 - STAGED) == 0,
+           TWO_PASS * (1 - STAGED) * (9223372036854775807 - MAXN) == 0,
+           STAGED * (MAXN - (8 * COLS - 7)) == 0]
+    grid [%X[0] / ROWS] threads THREADS
+    requires [%Y[0] == %X[0], %Y[1] == %X[1], %X[1] <= MAXN]
+    attributes {min_blocks_per_sm = #tile.param<"MINB">} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %crows = tile.param "ROWS" : index
+  %ccols = tile.param "COLS" : index
+  %twopass = tile.param "TWO_PASS" : i1
+  %staged = tile.param "STAGED" : i1
+  %async = tile.param "ASYNC" : i1
+  %ninf = arith.constant 0xFF800000 : f32
+  %one = arith.constant 1.0 : f32
+  %log2e = arith.constant 1.44269504 : f32
+  %true = arith.constant true
+  %bx = tile.block_id x
+  %r0 = arith.muli %bx, %crows : index
+  %N = memref.dim %X, %c1 : memref<?x?x!tile.param<"T">>
+  %x = tile.alloc_fragment [%crows, %ccols] : !tile.fragment<?x?xf32>
+  %m = tile.alloc_fragment [%crows] : !tile.fragment<?xf32>
+  %mold = tile.alloc_fragment [%crows] : !tile.fragment<?xf32>
+  %s = tile.alloc_fragment [%crows] : !tile.fragment<?xf32>
+  %acc = tile.alloc_fragment [%crows, %ccols] : !tile.fragment<?x?xf32>
+  // STAGED: the row, one COLS-column chunk per row of the tile.
+  %row = tile.alloc_shared [%ccols] : !tile.shared<8x?x!tile.param<"T">>
+  scf.if %twopass {
+    // The chunks start on multiples of 8 elements of X (16 bytes), so a
+    // row of any length (an odd vocabulary size) loads and stores whole
+    // vectors: the first chunk starts `skew` columns before the row, and
+    // those columns are masked.
+    %c8 = arith.constant 8 : index
+    %rowstart = arith.muli %r0, %N : index
+    %skew = arith.remui %rowstart, %c8 : index
+    %span = arith.addi %N, %skew : index
+    %chunks = arith.ceildivui %span, %ccols : index
+    scf.if %staged {
+      // The whole row is kept in shared memory, so its maximum is known
+      // before any exponential: a first pass keeps each thread's
+      // element-wise maximum over the chunks and a second pass the sums
+      // of exp(x - max). One cross-warp reduction each per row, instead
+      // of a maximum, a rescale and a sum per chunk.
+      scf.if %async {
+        tile.pipelined %k = %c0 to %chunks step %c1 num_stages 1 {
+          %k0 = arith.muli %k, %ccols : index
+          %col0 = arith.subi %k0, %skew : index
+          tile.copy %X[%r0, %col0] -> %row[%k, %c0]
+        }
+      }
+      // Only the first and the last chunk hold columns outside the row.
+      // The first pass sets those to -inf in the fragment and in the
+      // shared copy, so that neither pass masks the chunks in between.
+      %lastk = arith.subi %chunks, %c1 : index
+      tile.fill %acc, -inf
+      tile.pipelined %k = %c0 to %chunks step %c1 num_stages 1 {
+        %k0 = arith.muli %k, %ccols : index
+        %col0 = arith.subi %k0, %skew : index
         scf.if %async {
-          tile.pipelined %k = %c0 to %chunks step %c1 num_stages 1 {
-            %k0 = arith.muli %k, %ccols : index
-            %col0 = arith.subi %k0, %skew : index
-            tile.copy %X[%r0, %col0] -> %row[%k, %c0] : memref<?x?x!tile.param<"T">> -> !tile.shared<8x?x!tile.param<"T">>
-          }
+          tile.copy %row[%k, %c0] -> %x
+        } else {
+          tile.copy %X[%r0, %col0] -> %x
         }
-        // Only the first and the last chunk hold columns outside the row.
-        // The first pass sets those to -inf in the fragment and in the
-        // shared copy, so that neither pass masks the chunks in between.
-        %lastk = arith.subi %chunks, %c1 : index
-        tile.fill %acc, -inf : !tile.fragment<?x?xf32>
-        tile.pipelined %k = %c0 to %chunks step %c1 num_stages 1 {
-          %k0 = arith.muli %k, %ccols : index
-          %col0 = arith.subi %k0, %skew : index
-          scf.if %async {
-            tile.copy %row[%k, %c0] -> %x : !tile.shared<8x?x!tile.param<"T">> -> !tile.fragment<?x?xf32>
-          } else {
-            tile.copy %X[%r0, %col0] -> %x : memref<?x?x!tile.param<"T">> -> !tile.fragment<?x?xf32>
-          }
-          %first = arith.cmpi eq, %k, %c0 : index
-          %last = arith.cmpi eq, %k, %lastk : index
-          %edge = arith.ori %first, %last : i1
-          scf.if %edge {
-            %rest = arith.subi %span, %k0 : index
-            %n = arith.minui %rest, %ccols : index
-            %n32 = arith.index_cast %n : index to i32
-            %lo = arith.select %first, %skew, %c0 : index
-            %lo32 = arith.index_cast %lo : index to i32
-            tile.parallel outs(%v = %x : !tile.fragment<?x?xf32>) {
-              %j = tile.index 1
-              %j32 = arith.index_cast %j : index to i32
-              %below = arith.cmpi slt, %j32, %n32 : i32
-              %above = arith.cmpi sge, %j32, %lo32 : i32
-              %in = arith.andi %below, %above : i1
-              %w = arith.select %in, %v, %ninf : f32
-              tile.yield %w : f32
-            }
-          }
-          %sync = arith.xori %async, %true : i1
-          %keep = arith.ori %sync, %edge : i1
-          scf.if %keep {
-            tile.copy %x -> %row[%k, %c0] : !tile.fragment<?x?xf32> -> !tile.shared<8x?x!tile.param<"T">>
-          }
-          tile.parallel ins(%v = %x : !tile.fragment<?x?xf32>)
-              outs(%a = %acc : !tile.fragment<?x?xf32>) {
-            %r = arith.maximumf %a, %v : f32
-            tile.yield %r : f32
-          }
-        }
-        tile.reduce max %acc -> %m {dim = 1 : i64, clear} : !tile.fragment<?x?xf32> -> !tile.fragment<?xf32>
-        tile.fill %acc, 0.0 : !tile.fragment<?x?xf32>
-        tile.pipelined %k = %c0 to %chunks step %c1 num_stages 1 {
-          tile.copy %row[%k, %c0] -> %x : !tile.shared<8x?x!tile.param<"T">> -> !tile.fragment<?x?xf32>
-          // exp(v - m) as 2^(v log2(e) - m log2(e)): one fma and ex2.
-          tile.parallel ins(%mx = %m[0], %v = %x : !tile.fragment<?xf32>, !tile.fragment<?x?xf32>)
-              outs(%a = %acc : !tile.fragment<?x?xf32>) {
-            %vl = arith.mulf %v, %log2e : f32
-            %ml = arith.mulf %mx, %log2e : f32
-            %d = arith.subf %vl, %ml : f32
-            %e = math.exp2 %d : f32
-            %r = arith.addf %a, %e : f32
-            tile.yield %r : f32
-          }
-        }
-        tile.reduce sum %acc -> %s {dim = 1 : i64, clear} : !tile.fragment<?x?xf32> -> !tile.fragment<?xf32>
-      } else {
-        tile.fill %m, -inf : !tile.fragment<?xf32>
-        tile.fill %s, 0.0 : !tile.fragment<?xf32>
-        tile.pipelined %k = %c0 to %chunks step %c1 num_stages 1 {
-          %k0 = arith.muli %k, %ccols : index
-          %col0 = arith.subi %k0, %skew : index
+        %first = arith.cmpi eq, %k, %c0 : index
+        %last = arith.cmpi eq, %k, %lastk : index
+        %edge = arith.ori %first, %last : i1
+        scf.if %edge {
           %rest = arith.subi %span, %k0 : index
           %n = arith.minui %rest, %ccols : index
           %n32 = arith.index_cast %n : index to i32
-          %first = arith.cmpi eq, %k, %c0 : index
           %lo = arith.select %first, %skew, %c0 : index
           %lo32 = arith.index_cast %lo : index to i32
-          tile.copy %X[%r0, %col0] -> %x : memref<?x?x!tile.param<"T">> -> !tile.fragment<?x?xf32>
-          tile.parallel outs(%v = %x : !tile.fragment<?x?xf32>) {
+          tile.parallel outs(%v = %x) {
             %j = tile.index 1
             %j32 = arith.index_cast %j : index to i32
             %below = arith.cmpi slt, %j32, %n32 : i32
             %above = arith.cmpi sge, %j32, %lo32 : i32
             %in = arith.andi %below, %above : i1
-            %w = arith.select %in, %v, %ninf : f32
-            tile.yield %w : f32
+            arith.select %in, %v, %ninf : f32
           }
-          tile.copy %m -> %mold : !tile.fragment<?xf32> -> !tile.fragment<?xf32>
-          tile.reduce max %x -> %m {dim = 1 : i64} : !tile.fragment<?x?xf32> -> !tile.fragment<?xf32>
-          // s = s * exp(m_old - m) + sum(exp(x - m))
-          tile.parallel ins(%mo = %mold, %mn = %m : !tile.fragment<?xf32>, !tile.fragment<?xf32>)
-              outs(%sv = %s : !tile.fragment<?xf32>) {
-            %d = arith.subf %mo, %mn : f32
-            %e = math.exp %d : f32
-            %r = arith.mulf %sv, %e : f32
-            tile.yield %r : f32
-          }
-          tile.parallel ins(%mx = %m[0] : !tile.fragment<?xf32>)
-              outs(%v = %x : !tile.fragment<?x?xf32>) {
-            %d = arith.subf %v, %mx : f32
-            %e = math.exp %d : f32
-            tile.yield %e : f32
-          }
-          tile.reduce sum %x -> %s {dim = 1 : i64} : !tile.fragment<?x?xf32> -> !tile.fragment<?xf32>
         }
+        %sync = arith.xori %async, %true : i1
+        %keep = arith.ori %sync, %edge : i1
+        scf.if %keep {
+          tile.copy %x -> %row[%k, %c0]
+        }
+        tile.parallel ins(%v = %x) outs(%a = %acc) { arith.maximumf %a, %v : f32 }
       }
-      tile.parallel outs(%sum = %s : !tile.fragment<?xf32>) {
-        %inv = arith.divf %one, %sum : f32
-        tile.yield %inv : f32
-      }
+      tile.reduce max %acc -> %m {dim = 1 : i64, clear}
+      tile.fill %acc, 0.0
       tile.pipelined %k = %c0 to %chunks step %c1 num_stages 1 {
-        %k0 = arith.muli %k, %ccols : index
-        %col0 = arith.subi %k0, %skew : index
-        scf.if %staged {
-          tile.copy %row[%k, %c0] -> %x : !tile.shared<8x?x!tile.param<"T">> -> !tile.fragment<?x?xf32>
-        } else {
-          tile.copy %X[%r0, %col0] -> %x : memref<?x?x!tile.param<"T">> -> !tile.fragment<?x?xf32>
-        }
-        tile.parallel ins(%mx = %m[0], %inv = %s[0] : !tile.fragment<?xf32>, !tile.fragment<?xf32>)
-            outs(%v = %x : !tile.fragment<?x?xf32>) {
+        tile.copy %row[%k, %c0] -> %x
+        // exp(v - m) as 2^(v log2(e) - m log2(e)): one fma and ex2.
+        tile.parallel ins(%mx = %m[0], %v = %x) outs(%a = %acc) {
           %vl = arith.mulf %v, %log2e : f32
           %ml = arith.mulf %mx, %log2e : f32
           %d = arith.subf %vl, %ml : f32
           %e = math.exp2 %d : f32
-          %r = arith.mulf %e, %inv : f32
-          tile.yield %r : f32
+          arith.addf %a, %e : f32
         }
-        tile.copy %x -> %Y[%r0, %col0] : !tile.fragment<?x?xf32> -> memref<?x?x!tile.param<"T">>
       }
+      tile.reduce sum %acc -> %s {dim = 1 : i64, clear}
     } else {
-      %n = arith.minui %N, %ccols : index
-      %n32 = arith.index_cast %n : index to i32
-      tile.copy %X[%r0, %c0] -> %x : memref<?x?x!tile.param<"T">> -> !tile.fragment<?x?xf32>
-      // Columns past the end of the row do not take part.
-      tile.parallel outs(%v = %x : !tile.fragment<?x?xf32>) {
-        %j = tile.index 1
-        %j32 = arith.index_cast %j : index to i32
-        %in = arith.cmpi slt, %j32, %n32 : i32
-        %w = arith.select %in, %v, %ninf : f32
-        tile.yield %w : f32
+      tile.fill %m, -inf
+      tile.fill %s, 0.0
+      tile.pipelined %k = %c0 to %chunks step %c1 num_stages 1 {
+        %k0 = arith.muli %k, %ccols : index
+        %col0 = arith.subi %k0, %skew : index
+        %rest = arith.subi %span, %k0 : index
+        %n = arith.minui %rest, %ccols : index
+        %n32 = arith.index_cast %n : index to i32
+        %first = arith.cmpi eq, %k, %c0 : index
+        %lo = arith.select %first, %skew, %c0 : index
+        %lo32 = arith.index_cast %lo : index to i32
+        tile.copy %X[%r0, %col0] -> %x
+        tile.parallel outs(%v = %x) {
+          %j = tile.index 1
+          %j32 = arith.index_cast %j : index to i32
+          %below = arith.cmpi slt, %j32, %n32 : i32
+          %above = arith.cmpi sge, %j32, %lo32 : i32
+          %in = arith.andi %below, %above : i1
+          arith.select %in, %v, %ninf : f32
+        }
+        tile.copy %m -> %mold
+        tile.reduce max %x -> %m {dim = 1 : i64}
+        // s = s * exp(m_old - m) + sum(exp(x - m))
+        tile.parallel ins(%mo = %mold, %mn = %m) outs(%sv = %s) {
+          %d = arith.subf %mo, %mn : f32
+          %e = math.exp %d : f32
+          arith.mulf %sv, %e : f32
+        }
+        tile.parallel ins(%mx = %m[0]) outs(%v = %x) {
+          %d = arith.subf %v, %mx : f32
+          math.exp %d : f32
+        }
+        tile.reduce sum %x -> %s {dim = 1 : i64}
       }
-      tile.reduce max %x -> %m {dim = 1 : i64, clear} : !tile.fragment<?x?xf32> -> !tile.fragment<?xf32>
-      tile.parallel ins(%mx = %m[0] : !tile.fragment<?xf32>)
-          outs(%v = %x : !tile.fragment<?x?xf32>) {
-        %d = arith.subf %v, %mx : f32
-        %e = math.exp %d : f32
-        tile.yield %e : f32
-      }
-      tile.reduce sum %x -> %s {dim = 1 : i64, clear} : !tile.fragment<?x?xf32> -> !tile.fragment<?xf32>
-      // One division per row, then products.
-      tile.parallel outs(%sum = %s : !tile.fragment<?xf32>) {
-        %inv = arith.divf %one, %sum : f32
-        tile.yield %inv : f32
-      }
-      tile.parallel ins(%inv = %s[0] : !tile.fragment<?xf32>)
-          outs(%v = %x : !tile.fragment<?x?xf32>) {
-        %r = arith.mulf %v, %inv : f32
-        tile.yield %r : f32
-      }
-      tile.copy %x -> %Y[%r0, %c0] : !tile.fragment<?x?xf32> -> memref<?x?x!tile.param<"T">>
     }
+    tile.parallel outs(%sum = %s) { arith.divf %one, %sum : f32 }
+    tile.pipelined %k = %c0 to %chunks step %c1 num_stages 1 {
+      %k0 = arith.muli %k, %ccols : index
+      %col0 = arith.subi %k0, %skew : index
+      scf.if %staged {
+        tile.copy %row[%k, %c0] -> %x
+      } else {
+        tile.copy %X[%r0, %col0] -> %x
+      }
+      tile.parallel ins(%mx = %m[0], %inv = %s[0]) outs(%v = %x) {
+        %vl = arith.mulf %v, %log2e : f32
+        %ml = arith.mulf %mx, %log2e : f32
+        %d = arith.subf %vl, %ml : f32
+        %e = math.exp2 %d : f32
+        arith.mulf %e, %inv : f32
+      }
+      tile.copy %x -> %Y[%r0, %col0]
+    }
+  } else {
+    %n = arith.minui %N, %ccols : index
+    %n32 = arith.index_cast %n : index to i32
+    tile.copy %X[%r0, %c0] -> %x
+    // Columns past the end of the row do not take part.
+    tile.parallel outs(%v = %x) {
+      %j = tile.index 1
+      %j32 = arith.index_cast %j : index to i32
+      %in = arith.cmpi slt, %j32, %n32 : i32
+      arith.select %in, %v, %ninf : f32
+    }
+    tile.reduce max %x -> %m {dim = 1 : i64, clear}
+    tile.parallel ins(%mx = %m[0]) outs(%v = %x) {
+      %d = arith.subf %v, %mx : f32
+      math.exp %d : f32
+    }
+    tile.reduce sum %x -> %s {dim = 1 : i64, clear}
+    // One division per row, then products.
+    tile.parallel outs(%sum = %s) { arith.divf %one, %sum : f32 }
+    tile.parallel ins(%inv = %s[0]) outs(%v = %x) { arith.mulf %v, %inv : f32 }
+    tile.copy %x -> %Y[%r0, %c0]
   }
-
-  tile.instance @softmax_n128_f16 = @softmax {ROWS = 32, COLS = 128, MAXN = 128, THREADS = 128}
-  tile.instance @softmax_n512_f16 = @softmax {ROWS = 4, COLS = 512, MAXN = 512, THREADS = 128, MINB = 1}
-  tile.instance @softmax_n1024_f16 = @softmax {ROWS = 8, COLS = 1024, MAXN = 1024}
-  tile.instance @softmax_n4096_f16 = @softmax {}
-  tile.instance @softmax_n8192_f16 = @softmax {ROWS = 1, COLS = 8192, MAXN = 8192, MINB = 3}
-  tile.instance @softmax_n57337_f16 = @softmax {TWO_PASS = true, STAGED = true, ASYNC = true, ROWS = 1, COLS = 7168, MAXN = 57337, MINB = 2}
-  tile.instance @softmax_f16 = @softmax {TWO_PASS = true, ROWS = 1, COLS = 8192, MAXN = 9223372036854775807}
-  tile.instance @softmax_n128_bf16 = @softmax {ROWS = 32, COLS = 128, MAXN = 128, THREADS = 128, T = bf16}
-  tile.instance @softmax_n512_bf16 = @softmax {ROWS = 4, COLS = 512, MAXN = 512, THREADS = 128, MINB = 1, T = bf16}
-  tile.instance @softmax_n1024_bf16 = @softmax {ROWS = 8, COLS = 1024, MAXN = 1024, T = bf16}
-  tile.instance @softmax_n4096_bf16 = @softmax {T = bf16}
-  tile.instance @softmax_n8192_bf16 = @softmax {ROWS = 1, COLS = 8192, MAXN = 8192, MINB = 3, T = bf16}
-  tile.instance @softmax_n57337_bf16 = @softmax {TWO_PASS = true, STAGED = true, ASYNC = true, ROWS = 1, COLS = 7168, MAXN = 57337, MINB = 2, T = bf16}
-  tile.instance @softmax_bf16 = @softmax {TWO_PASS = true, ROWS = 1, COLS = 8192, MAXN = 9223372036854775807, T = bf16}
 }
+
+tile.instance @softmax_n128_f16 = @softmax {ROWS = 32, COLS = 128, MAXN = 128, THREADS = 128}
+tile.instance @softmax_n512_f16 = @softmax {ROWS = 4, COLS = 512, MAXN = 512, THREADS = 128, MINB = 1}
+tile.instance @softmax_n1024_f16 = @softmax {ROWS = 8, COLS = 1024, MAXN = 1024}
+tile.instance @softmax_n4096_f16 = @softmax {}
+tile.instance @softmax_n8192_f16 = @softmax {ROWS = 1, COLS = 8192, MAXN = 8192, MINB = 3}
+tile.instance @softmax_n57337_f16 = @softmax {TWO_PASS = true, STAGED = true, ASYNC = true, ROWS = 1, COLS = 7168, MAXN = 57337, MINB = 2}
+tile.instance @softmax_f16 = @softmax {TWO_PASS = true, ROWS = 1, COLS = 8192, MAXN = 9223372036854775807}
+tile.instance @softmax_n128_bf16 = @softmax {ROWS = 32, COLS = 128, MAXN = 128, THREADS = 128, T = bf16}
+tile.instance @softmax_n512_bf16 = @softmax {ROWS = 4, COLS = 512, MAXN = 512, THREADS = 128, MINB = 1, T = bf16}
+tile.instance @softmax_n1024_bf16 = @softmax {ROWS = 8, COLS = 1024, MAXN = 1024, T = bf16}
+tile.instance @softmax_n4096_bf16 = @softmax {T = bf16}
+tile.instance @softmax_n8192_bf16 = @softmax {ROWS = 1, COLS = 8192, MAXN = 8192, MINB = 3, T = bf16}
+tile.instance @softmax_n57337_bf16 = @softmax {TWO_PASS = true, STAGED = true, ASYNC = true, ROWS = 1, COLS = 7168, MAXN = 57337, MINB = 2, T = bf16}
+tile.instance @softmax_bf16 = @softmax {TWO_PASS = true, ROWS = 1, COLS = 8192, MAXN = 9223372036854775807, T = bf16}

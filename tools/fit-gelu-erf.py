@@ -113,12 +113,18 @@ def errors(c: list[float], span: float) -> tuple[float, float, float]:
 
 
 def kernel_constants(path: str) -> tuple[list[float], float]:
+    """The polynomial's constants and the span, from the kernel's
+    `%p0, ..., %p8 = tile.let ...` and `%kt, ... = tile.let 6.0, ...`."""
     text = open(path).read()
-    found = dict(re.findall(
-        r"%p(\d+) = arith\.constant ([-+0-9.e]+) : f32", text))
-    span = float(re.search(r"%kt = arith\.constant ([0-9.]+) : f32",
-                           text).group(1))
-    return [f32(float(found[str(j)])) for j in range(len(found))], span
+    bound = {}
+    for names, values in re.findall(
+            r"((?:%\w+, )*%\w+) = tile\.let ([^:]*?)\s*:", text, re.S):
+        for name, value in zip(names.split(", "),
+                               re.split(r",\s*", values.strip())):
+            bound[name[1:]] = value
+    count = len([n for n in bound if re.fullmatch(r"p\d+", n)])
+    return ([f32(float(bound[f"p{j}"])) for j in range(count)],
+            float(bound["kt"]))
 
 
 def main() -> int:
@@ -136,8 +142,10 @@ def main() -> int:
     else:
         span = args.span
         c = fit(args.degree, span)
-        for j, cj in enumerate(c):
-            print(f"    %p{j} = arith.constant {cj:.9e} : f32")
+        names = ", ".join(f"%p{j}" for j in range(len(c)))
+        values = ", ".join(f"{cj:.9e}" for cj in c)
+        types = ", ".join("f32" for _ in c)
+        print(f"  {names} = tile.let {values} : {types}")
     rel, absq, absg = errors(c, span)
     print(f"q: max relative error {rel:.1e}, absolute {absq:.1e}; "
           f"GELU on [-20, 20]: max absolute error {absg:.1e}")
