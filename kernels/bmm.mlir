@@ -37,12 +37,7 @@ tile.kernel @bmm(%A: memref<?x?x?x!tile.param<"T">>, %B: memref<?x?x?x!tile.para
     %b_i, %b_j = tile.let TRANS_B ? %n0 : %k0, TRANS_B ? %k0 : %n0
     tile.copy %A[%bz, %m0, %k0] -> %a
     tile.copy %B[%bz, %b_i, %b_j] -> %b
-    %tb = tile.param "TRANS_B" : i1
-    scf.if %tb {
-      tile.gemm %a, %b, %acc {transpose_b}
-    } else {
-      tile.gemm %a, %b, %acc
-    }
+    tile.gemm %a, %b, %acc {transpose_b = #tile.param<"TRANS_B">}
   }
   tile.copy %acc -> %cs
   tile.copy %cs -> %C[%bz, %m0, %n0]

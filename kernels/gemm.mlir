@@ -52,12 +52,7 @@ tile.kernel @gemm(%A: memref<?x?x!tile.param<"T">>, %B: memref<?x?x!tile.param<"
     %b_i, %b_j = tile.let TRANS_B ? %n0 : %k0, TRANS_B ? %k0 : %n0
     tile.copy %A[%m0, %k0] -> %a
     tile.copy %B[%b_i, %b_j] -> %b
-    %tb = tile.param "TRANS_B" : i1
-    scf.if %tb {
-      tile.gemm %a, %b, %acc {transpose_b}
-    } else {
-      tile.gemm %a, %b, %acc
-    }
+    tile.gemm %a, %b, %acc {transpose_b = #tile.param<"TRANS_B">}
   }
   tile.copy %acc -> %C[%m0, %n0] through %cs if TMA_STORE
 }

@@ -62,12 +62,7 @@ tile.kernel @gemm_bias_gelu(%A: memref<?x?x!tile.param<"T">>,
     %b_i, %b_j = tile.let TRANS_B ? %n0 : %k0, TRANS_B ? %k0 : %n0
     tile.copy %A[%m0, %k0] -> %a
     tile.copy %B[%b_i, %b_j] -> %b
-    %tb = tile.param "TRANS_B" : i1
-    scf.if %tb {
-      tile.gemm %a, %b, %acc {transpose_b}
-    } else {
-      tile.gemm %a, %b, %acc
-    }
+    tile.gemm %a, %b, %acc {transpose_b = #tile.param<"TRANS_B">}
   }
   tile.parallel ins(%x = %acc, %bj = %bv[1]) outs(%o = %acc) {
     %y = arith.addf %x, %bj : f32

@@ -108,7 +108,9 @@ FailureOr<KernelPlan> tile::planKernel(KernelOp kernel,
 
 /// The source language's shorthands (tile.let, a copy `through` a shared
 /// tile, tile.index of an integer type) are expanded by tile-specialize
-/// before any lowering; one left would be lowered as something else.
+/// before any lowering; one left would be lowered as something else. (A
+/// transpose left to a parameter cannot get here: only a parametric kernel
+/// names parameters, and the lowering refuses those.)
 static LogicalResult checkNoShorthands(KernelOp kernel) {
   WalkResult walk = kernel.walk([](Operation *op) {
     auto copy = dyn_cast<CopyOp>(op);

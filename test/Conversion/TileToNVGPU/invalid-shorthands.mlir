@@ -30,3 +30,4 @@ tile.kernel @index(%C: memref<?x?xf32>) grid [1] threads 128 {
     tile.yield %f : f32
   }
 }
+

@@ -124,7 +124,7 @@ tile.kernel @through_size_flag(%A: memref<?x?xf16>) params {BM = 64} grid [1] th
   %c0 = arith.constant 0 : index
   %f = tile.alloc_fragment : !tile.fragment<64x64xf32>
   %s = tile.alloc_shared : !tile.shared<64x64xf16>
-  // expected-error @+1 {{copy_c9: the flag 'BM' is an integer parameter; `if` takes a boolean one (or 0 or 1)}}
+  // expected-error @+1 {{the flag 'BM' is an integer parameter; a flag is a boolean one}}
   tile.copy %f -> %A[%c0, %c0] through %s if BM
 }
 
@@ -144,4 +144,31 @@ tile.kernel @index_type(%A: memref<?x?xf16>) grid [1] threads 128 {
     %j = tile.index 1 : f32
     tile.yield %x : f32
   }
+}
+
+// -----
+
+tile.kernel @gemm_flag_int(%A: memref<?x?xf16>) params {BM = 64} grid [1] threads 128 {
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  // expected-error @+1 {{the flag 'BM' is an integer parameter; a flag is a boolean one}}
+  tile.gemm %a, %a, %acc {transpose_b = #tile.param<"BM">}
+}
+
+// -----
+
+tile.kernel @gemm_flag_unknown(%A: memref<?x?xf16>) params {BM = 64} grid [1] threads 128 {
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  // expected-error @+1 {{kernel_c6: 'TB' is not an integer or boolean parameter of kernel 'gemm_flag_unknown'}}
+  tile.gemm %a, %a, %acc {transpose_b = #tile.param<"TB">}
+}
+
+// -----
+
+tile.kernel @gemm_flag_kind(%A: memref<?x?xf16>) grid [1] threads 128 {
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  // expected-error @+1 {{'tile.gemm' op attribute 'transpose_b' failed to satisfy constraint}}
+  tile.gemm %a, %a, %acc {transpose_b = 1 : i64}
 }

@@ -6,11 +6,12 @@
 // operands were declared with (kernel arguments, allocated tiles), tile.let
 // binds integers computed from parameters, sizes and block ids, a copy may
 // go `through` a staging tile, tile.index may give an i32, a tile.parallel
-// body may end with the op whose result it yields, and a parameter's
+// body may end with the op whose result it yields, a gemm's transpose may be
+// left to a parameter, and a parameter's
 // candidates may follow its default. The printer writes the full form.
 
 // CHECK-LABEL: tile.kernel @gemm
-// CHECK-SAME: params {BK = 64 : i64, BM = 128 : i64, CAUSAL = false, FLAG = true, T = f16}
+// CHECK-SAME: params {BK = 64 : i64, BM = 128 : i64, CAUSAL = false, FLAG = true, T = f16, TB = false}
 // CHECK-SAME: space {BM = [64, 128], T = [f16, bf16]}
 // CHECK: %[[C:.*]]:3 = tile.let 0, BM, BK
 // CHECK: %[[M:.*]]:2 = tile.let block_id.y * BM, %A[1] ceildiv BK
@@ -25,6 +26,7 @@
 // CHECK: %[[K0:.*]] = tile.let %{{.*}} * BK
 // CHECK: tile.copy %A[%[[M]]#0, %[[K0]]] -> %[[A]] : memref<?x?x!tile.param<"T">> -> !tile.shared<?x?x!tile.param<"T">>
 // CHECK: tile.gemm %[[A]], %[[A]], %[[ACC]] {transpose_b} : !tile.shared<?x?x!tile.param<"T">>, !tile.shared<?x?x!tile.param<"T">>, !tile.fragment<?x?xf32>
+// CHECK: tile.gemm %[[A]], %[[A]], %[[ACC]] {transpose_b = #tile.param<"TB">} : !tile.shared<?x?x!tile.param<"T">>, !tile.shared<?x?x!tile.param<"T">>, !tile.fragment<?x?xf32>
 // CHECK: tile.fill %[[R]], 0.000000e+00 : !tile.fragment<?xf32>
 // CHECK: tile.parallel outs(%[[X:.*]] = %[[ACC]] : !tile.fragment<?x?xf32>) {
 // CHECK-NEXT: %[[J:.*]] = tile.index 1 : i32
@@ -41,7 +43,7 @@
 // CHECK: tile.copy %[[ACC]] -> %C[%[[M]]#0, %[[C]]#0] : !tile.fragment<?x?xf32> -> memref<?x?xf32>
 tile.kernel @gemm(%A: memref<?x?x!tile.param<"T">>, %C: memref<?x?xf32>)
     params {BM = 128 in [64, 128], BK = 64, CAUSAL = false, FLAG = true,
-            T = f16 in [f16, bf16]}
+            T = f16 in [f16, bf16], TB = false}
     grid [%C[1] / 64, %C[0] / BM] threads 128 {
   %c0, %bm, %bk = tile.let 0, BM, BK
   %m0, %kt = tile.let block_id.y * BM, %A[1] ceildiv BK
@@ -56,6 +58,7 @@ tile.kernel @gemm(%A: memref<?x?x!tile.param<"T">>, %C: memref<?x?xf32>)
     %k0 = tile.let %k * BK
     tile.copy %A[%m0, %k0] -> %a
     tile.gemm %a, %a, %acc {transpose_b}
+    tile.gemm %a, %a, %acc {transpose_b = #tile.param<"TB">}
   }
   tile.fill %r, 0.0
   tile.parallel outs(%x = %acc) {

@@ -202,7 +202,7 @@ LogicalResult KernelEmitter::lowerGemm(GemmOp op) {
   int64_t kSteps = kBytes / sm90::kWgmmaKBytes;
   int64_t rowsPerWarpgroup = cType.getShape()[0] / warpgroups;
   int64_t mTiles = rowsPerWarpgroup / sm90::kWgmmaM;
-  bool kMajorB = op.getTransposeB();
+  bool kMajorB = op.transposesB();
 
   // This warpgroup's rows of A start rowsPerWarpgroup * 128 B into a panel.
   Value warpgroup =

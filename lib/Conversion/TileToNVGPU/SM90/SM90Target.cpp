@@ -128,7 +128,7 @@ public:
       return fail("N (" + Twine(n) + ") must be a multiple of " +
                   Twine(sm90::kWgmmaNStep) + " and at most " +
                   Twine(sm90::kWgmmaMaxN) + " for wgmma");
-    if (gemm.getTransposeA())
+    if (gemm.transposesA())
       return fail("transpose_a is not lowered on sm_90a; store A as M x K");
     if (!hasMmaLayout(gemm.getC(), warpgroups))
       return fail("the accumulator must have the layout #tile.mma<warpgroups "

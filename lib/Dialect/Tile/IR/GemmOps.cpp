@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Dialect/Tile/IR/TileOps.h"
+#include "tile/Dialect/Tile/IR/TileParams.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -48,13 +49,19 @@ LogicalResult GemmOp::verify() {
   if (a.getShape().size() != 2 || b.getShape().size() != 2 ||
       c.getShape().size() != 2)
     return emitOpError("gemm_c2: A, B and C must be 2-d tiles");
-  int64_t m = a.getShape()[getTransposeA() ? 1 : 0];
-  int64_t ka = a.getShape()[getTransposeA() ? 0 : 1];
-  int64_t kb = b.getShape()[getTransposeB() ? 1 : 0];
-  int64_t n = b.getShape()[getTransposeB() ? 0 : 1];
-  // `?` sizes of a parametric kernel are checked once specialised.
-  auto differ = [](int64_t x, int64_t y) {
-    return !ShapedType::isDynamic(x) && !ShapedType::isDynamic(y) && x != y;
+  for (Attribute flag : {getTransposeAAttr(), getTransposeBAttr()})
+    if (failed(verifyFlagParam(*this, flag)))
+      return failure();
+  int64_t m = a.getShape()[transposesA() ? 1 : 0];
+  int64_t ka = a.getShape()[transposesA() ? 0 : 1];
+  int64_t kb = b.getShape()[transposesB() ? 1 : 0];
+  int64_t n = b.getShape()[transposesB() ? 0 : 1];
+  // `?` sizes of a parametric kernel, and the shapes of a transpose a
+  // parameter chooses, are checked once specialised.
+  bool parametric = hasParametricTranspose();
+  auto differ = [&](int64_t x, int64_t y) {
+    return !parametric && !ShapedType::isDynamic(x) &&
+           !ShapedType::isDynamic(y) && x != y;
   };
   if (differ(ka, kb))
     return emitOpError("gemm_c2: op(A) is ")
@@ -71,7 +78,8 @@ LogicalResult GemmOp::verify() {
     return emitOpError("gemm_c3: A and B must have one element type, f16, "
                        "bf16, f8E4M3FN or f8E5M2, got ")
            << ea << " and " << eb;
-  if (eightBit && (!isa<SharedType>(a) || getTransposeA() || !getTransposeB()))
+  if (eightBit && (!isa<SharedType>(a) ||
+                   (!parametric && (transposesA() || !transposesB()))))
     return emitOpError("gemm_c6: 8-bit A and B are read K-major: A a shared "
                        "tile without transpose_a, B a shared tile with "
                        "transpose_b (N x K)");

@@ -511,18 +511,21 @@ static LogicalResult verifyParams(KernelOp op) {
     DictionaryAttr attrs = inner->getAttrDictionary();
     // The attribute whose parameters may be flags (the op's verifier says
     // which kind each needs): contracts compute with booleans as 0 and 1.
-    StringAttr flags;
+    SmallVector<StringAttr, 2> flags;
     if (auto pipelined = dyn_cast<PipelinedOp>(inner))
-      flags = pipelined.getWarpSpecializeAttrName();
+      flags = {pipelined.getWarpSpecializeAttrName()};
     else if (auto let = dyn_cast<LetOp>(inner))
-      flags = let.getValuesAttrName();
+      flags = {let.getValuesAttrName()};
     else if (auto copy = dyn_cast<CopyOp>(inner))
-      flags = copy.getThroughIfAttrName();
+      flags = {copy.getThroughIfAttrName()};
+    else if (auto gemm = dyn_cast<GemmOp>(inner))
+      flags = {gemm.getTransposeAAttrName(), gemm.getTransposeBAttrName()};
     else if (auto kernel = dyn_cast<KernelOp>(inner))
-      flags = kernel.getContractsAttrName();
+      flags = {kernel.getContractsAttrName()};
     for (NamedAttribute a : attrs)
       a.getValue().walk([&](ParamRefAttr r) {
-        checkRef(inner, r.getName(), false, a.getName() == flags);
+        checkRef(inner, r.getName(), false,
+                 llvm::is_contained(flags, a.getName()));
       });
     attrs.walk([&](ParamType t) { checkRef(inner, t.getName(), true); });
     for (Type t : inner->getResultTypes())

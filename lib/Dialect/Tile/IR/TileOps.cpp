@@ -8,6 +8,7 @@
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "ParamSyntax.h"
 #include "tile/Dialect/Tile/IR/TileHardware.h"
+#include "tile/Dialect/Tile/IR/TileParams.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/AffineMap.h"
@@ -632,18 +633,8 @@ static LogicalResult verifyStaging(CopyOp op) {
     return op.emitOpError("copy_c9: the flag (")
            << flag.getInt() << ") must be 0 or 1";
   // A parameter flag is a boolean one (the kernel checks that it exists).
-  if (auto ref = dyn_cast_if_present<ParamRefAttr>(op.getThroughIfAttr())) {
-    auto kernel = op->getParentOfType<KernelOp>();
-    std::optional<DictionaryAttr> params =
-        kernel ? kernel.getParams() : std::nullopt;
-    auto decl = params
-                    ? dyn_cast_or_null<IntegerAttr>(params->get(ref.getName()))
-                    : IntegerAttr();
-    if (decl && !decl.getType().isInteger(1))
-      return op.emitOpError("copy_c9: the flag '")
-             << ref.getName() << "' is an integer parameter; `if` takes a "
-             << "boolean one (or 0 or 1)";
-  }
+  if (failed(verifyFlagParam(op, op.getThroughIfAttr())))
+    return failure();
   return success();
 }
 

@@ -368,3 +368,19 @@ LogicalResult InstanceOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
     return emitOpError("instance_c2: ") << error;
   return success();
 }
+
+LogicalResult tile::verifyFlagParam(Operation *op, Attribute flag) {
+  auto ref = dyn_cast_if_present<ParamRefAttr>(flag);
+  if (!ref)
+    return success();
+  auto kernel = op->getParentOfType<KernelOp>();
+  std::optional<DictionaryAttr> params =
+      kernel ? kernel.getParams() : std::nullopt;
+  auto decl = params ? dyn_cast_or_null<IntegerAttr>(params->get(ref.getName()))
+                     : IntegerAttr();
+  if (decl && !decl.getType().isInteger(1))
+    return op->emitOpError("the flag '")
+           << ref.getName() << "' is an integer parameter; a flag is a "
+           << "boolean one";
+  return success();
+}

@@ -8,6 +8,8 @@
 // - tile.copy through a shared tile: the two copies, under scf.if on the
 //   flag when the flag is a parameter.
 // - tile.index of an integer type: tile.index and arith.index_cast.
+// - tile.gemm with a transpose a parameter chooses: the two gemms under
+//   scf.if on the parameter.
 //
 //===----------------------------------------------------------------------===//
 
@@ -179,6 +181,34 @@ static void expandStaging(CopyOp copy) {
   copy.erase();
 }
 
+/// The gemm with each transpose that a parameter chooses made explicit:
+/// under scf.if on the parameter, the gemm with the flag set and the gemm
+/// without it (nested when both transposes are parameters).
+static void expandGemmFlags(GemmOp gemm) {
+  StringAttr name;
+  ParamRefAttr flag;
+  for (StringAttr n :
+       {gemm.getTransposeAAttrName(), gemm.getTransposeBAttrName()})
+    if (auto ref = dyn_cast_if_present<ParamRefAttr>(gemm->getAttr(n));
+        ref && !flag)
+      name = n, flag = ref;
+  if (!flag)
+    return;
+  OpBuilder b(gemm);
+  Location loc = gemm.getLoc();
+  Value cond = ParamOp::create(b, loc, b.getI1Type(), flag.getName());
+  auto branch = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/true);
+  OpBuilder then = branch.getThenBodyBuilder();
+  auto set = cast<GemmOp>(then.clone(*gemm));
+  set->setAttr(name, then.getUnitAttr());
+  OpBuilder otherwise = branch.getElseBodyBuilder();
+  auto unset = cast<GemmOp>(otherwise.clone(*gemm));
+  unset->removeAttr(name);
+  gemm.erase();
+  expandGemmFlags(set);
+  expandGemmFlags(unset);
+}
+
 /// tile.index, then the cast to the integer type asked for.
 static void expandIndexCast(IndexOp index) {
   OpBuilder b(index);
@@ -193,7 +223,10 @@ void tile::expandShorthands(Operation *root) {
   SmallVector<LetOp> lets;
   SmallVector<CopyOp> staged;
   SmallVector<IndexOp> casts;
+  SmallVector<GemmOp> gemms;
   root->walk([&](Operation *op) {
+    if (auto gemm = dyn_cast<GemmOp>(op); gemm && gemm.hasParametricTranspose())
+      gemms.push_back(gemm);
     if (auto let = dyn_cast<LetOp>(op))
       lets.push_back(let);
     else if (auto copy = dyn_cast<CopyOp>(op); copy && copy.getStaging())
@@ -208,6 +241,8 @@ void tile::expandShorthands(Operation *root) {
     LetExpander(let).run();
   for (CopyOp copy : staged)
     expandStaging(copy);
+  for (GemmOp gemm : gemms)
+    expandGemmFlags(gemm);
 }
 
 namespace {

@@ -96,3 +96,40 @@ tile.kernel @index(%C: memref<?x?xf32>) grid [1] threads 128 {
     arith.sitofp %j : i32 to f32
   }
 }
+
+// -----
+
+// A transpose left to a parameter: the gemm with the flag set and the gemm
+// without, under scf.if on it; both left to parameters nest.
+
+// CHECK-LABEL: tile.kernel @gemm_flags
+// CHECK: %[[TA:.*]] = tile.param "TA" : i1
+// CHECK-NEXT: scf.if %[[TA]] {
+// CHECK-NEXT: %[[TB:.*]] = tile.param "TB" : i1
+// CHECK-NEXT: scf.if %[[TB]] {
+// CHECK-NEXT: tile.gemm %[[A:.*]], %[[B:.*]], %[[C:.*]] {transpose_a, transpose_b} :
+// CHECK-NEXT: } else {
+// CHECK-NEXT: tile.gemm %[[A]], %[[B]], %[[C]] {transpose_a} :
+// CHECK-NEXT: }
+// CHECK-NEXT: } else {
+// CHECK-NEXT: %[[TB2:.*]] = tile.param "TB" : i1
+// CHECK-NEXT: scf.if %[[TB2]] {
+// CHECK-NEXT: tile.gemm %[[A]], %[[B]], %[[C]] {transpose_b} :
+// CHECK-NEXT: } else {
+// CHECK-NEXT: tile.gemm %[[A]], %[[B]], %[[C]] :
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+// CHECK-NOT: #tile.param
+
+// Specialised, only the chosen gemm is left.
+// SPEC-LABEL: tile.kernel @gemm_flags
+// SPEC-NOT: scf.if
+// SPEC: tile.gemm %{{.*}}, %{{.*}}, %{{.*}} {transpose_b} : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
+// SPEC-NOT: tile.gemm
+tile.kernel @gemm_flags(%C: memref<?x?xf16>) params {TA = false, TB = true}
+    grid [1] threads 128 {
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  %b = tile.alloc_shared : !tile.shared<64x64xf16>
+  %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  tile.gemm %a, %b, %acc {transpose_a = #tile.param<"TA">, transpose_b = #tile.param<"TB">}
+}

@@ -48,6 +48,8 @@ def Tile_GlobalMemRef : MemRefRankOf<[AnyType], [1, 2, 3, 4]>;
 // A size held in an attribute: an integer, or a reference to an integer
 // parameter of the kernel (bound by tile-specialize).
 def Tile_SizeAttr : AnyAttrOf<[I64Attr, Tile_ParamRefAttr]>;
+// A flag that is set (a unit attribute) or chosen by a boolean parameter.
+def Tile_FlagAttr : AnyAttrOf<[UnitAttr, Tile_ParamRefAttr]>;
 def Tile_SizeArrayAttr : TypedArrayAttrBase<Tile_SizeAttr, "sizes">;
 
 //===----------------------------------------------------------------------===//
@@ -573,6 +575,9 @@ def Tile_GemmOp : Tile_Op<"gemm"> {
     `C += op(A) · op(B)`, where op transposes when `transpose_a` /
     `transpose_b` is set (`T.gemm`). Without transposes A is M×K and B is K×N;
     `transpose_b` takes B as N×K (K contiguous), the layout of `Q · Kᵀ`.
+    A transpose may be chosen by a boolean parameter
+    (`{transpose_b = #tile.param<"TRANS_B">}`: B is N×K when it is true);
+    tile-expand-shorthands writes the two gemms under `scf.if` on it.
     The accumulator's fragment layout is the tensor-core result layout.
     With `zero_init`, `C = op(A) · op(B)`: C's values before are not read
     (`tile-fold-accumulator-fills` sets it in place of a zero fill of C, so
@@ -607,13 +612,28 @@ def Tile_GemmOp : Tile_Op<"gemm"> {
   let arguments = (ins Arg<Tile_AnyTile, "", [MemRead]>:$a,
                        Arg<Tile_AnyTile, "", [MemRead]>:$b,
                        Arg<Tile_AnyTile, "", [MemRead, MemWrite]>:$c,
-                       UnitAttr:$transpose_a, UnitAttr:$transpose_b,
+                       OptionalAttr<Tile_FlagAttr>:$transpose_a,
+                       OptionalAttr<Tile_FlagAttr>:$transpose_b,
                        UnitAttr:$zero_init, UnitAttr:$in_flight);
   let assemblyFormat = [{
     $a `,` $b `,` $c attr-dict
     custom<GemmTypes>(ref($a), ref($b), ref($c), type($a), type($b), type($c))
   }];
   let extraClassDeclaration = [{
+    /// Whether op(A) (op(B)) transposes: the flag is set, not left to a
+    /// parameter.
+    bool transposesA() {
+      return ::llvm::isa_and_present<::mlir::UnitAttr>(getTransposeAAttr());
+    }
+    bool transposesB() {
+      return ::llvm::isa_and_present<::mlir::UnitAttr>(getTransposeBAttr());
+    }
+    /// Whether a transpose is left to a parameter (tile-expand-shorthands
+    /// chooses it).
+    bool hasParametricTranspose() {
+      return ::llvm::isa_and_present<ParamRefAttr>(getTransposeAAttr()) ||
+             ::llvm::isa_and_present<ParamRefAttr>(getTransposeBAttr());
+    }
     /// Why this gemm's group cannot stay in flight (gemm_c5), or an empty
     /// string when it can.
     std::string whyNotInFlight();

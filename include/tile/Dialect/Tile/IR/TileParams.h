@@ -71,6 +71,12 @@ void printConstraint(raw_ostream &os, IntegerSet set,
 /// `BM = 64, CAUSAL = false, T = f16`: bindings as diagnostics show them.
 std::string describeBindings(DictionaryAttr bindings);
 
+/// Checks that `flag`, when it is a #tile.param (a schedule choice such as
+/// `through %s if FLAG` or `transpose_b = #tile.param<"TB">`), names a
+/// boolean parameter of the enclosing kernel; an error at `op` otherwise.
+/// Whether the parameter exists at all is the kernel's check (kernel_c6).
+LogicalResult verifyFlagParam(Operation *op, Attribute flag);
+
 /// The name of the attribute in which tile-specialize records a kernel's
 /// bindings.
 inline constexpr llvm::StringLiteral kBindingsAttr = "tile.bindings";

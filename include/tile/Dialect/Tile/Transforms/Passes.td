@@ -16,7 +16,9 @@ def TileExpandShorthands : Pass<"tile-expand-shorthands"> {
     into the copy to the shared tile and the copy from it, under `scf.if`
     on the flag when it is a parameter (and the plain copy otherwise);
     `tile.index` of an integer type into `tile.index` and
-    `arith.index_cast`. `tile-specialize` runs it first.
+    `arith.index_cast`; a `tile.gemm` whose transpose a parameter chooses
+    into the gemm with the flag and the gemm without it, under `scf.if` on
+    the parameter. `tile-specialize` runs it first.
 
     Before:
     ```mlir
