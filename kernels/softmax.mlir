@@ -61,20 +61,15 @@ tile.kernel @softmax(%X: memref<?x?x!tile.param<"T">>, %Y: memref<?x?x!tile.para
     grid [%X[0] / ROWS] threads THREADS
     requires [%Y[0] == %X[0], %Y[1] == %X[1], %X[1] <= MAXN]
     attributes {min_blocks_per_sm = #tile.param<"MINB">} {
+  // A row copy's shared offset is a constant op (copy_c6).
   %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %crows = tile.param "ROWS" : index
-  %ccols = tile.param "COLS" : index
+  %c1, %crows, %ccols = tile.let 1, ROWS, COLS
   %twopass = tile.param "TWO_PASS" : i1
   %staged = tile.param "STAGED" : i1
   %async = tile.param "ASYNC" : i1
-  %ninf = arith.constant 0xFF800000 : f32
-  %one = arith.constant 1.0 : f32
-  %log2e = arith.constant 1.44269504 : f32
+  %ninf, %one, %log2e = tile.let -inf, 1.0, 1.44269504 : f32, f32, f32
   %true = arith.constant true
-  %bx = tile.block_id x
-  %r0 = arith.muli %bx, %crows : index
-  %N = memref.dim %X, %c1 : memref<?x?x!tile.param<"T">>
+  %r0, %N = tile.let block_id.x * ROWS, %X[1]
   %x = tile.alloc_fragment [%crows, %ccols] : !tile.fragment<?x?xf32>
   %m = tile.alloc_fragment [%crows] : !tile.fragment<?xf32>
   %mold = tile.alloc_fragment [%crows] : !tile.fragment<?xf32>

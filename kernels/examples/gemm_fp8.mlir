@@ -9,32 +9,21 @@
 
 tile.kernel @gemm_fp8(%A: memref<?x?x!tile.param<"T">>, %W: memref<?x?x!tile.param<"T">>,
                       %C: memref<?x?x!tile.param<"TC">>)
-    params {BM = 128, BN = 256, BK = 128, STAGES = 3, THREADS = 256,
-            T = f8E4M3FN, TC = bf16}
-    space {BM = [64, 128], BN = [64, 128, 256], BK = [128],
-           STAGES = [2, 3, 4], THREADS = [128, 256],
-           T = [f8E4M3FN, f8E5M2], TC = [f16, bf16, f32]}
+    params {BM = 128 in [64, 128], BN = 256 in [64, 128, 256], BK = 128 in [128],
+            STAGES = 3 in [2, 3, 4], THREADS = 256 in [128, 256],
+            T = f8E4M3FN in [f8E4M3FN, f8E5M2], TC = bf16 in [f16, bf16, f32]}
     where [BM mod (THREADS floordiv 2) == 0]
     grid [%C[1] / BN, %C[0] / BM] threads THREADS
     requires [%W[1] == %A[1], %C[0] == %A[0], %C[1] == %W[0]] {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %bm = tile.param "BM" : index
-  %bn = tile.param "BN" : index
-  %bk = tile.param "BK" : index
-  %bx = tile.block_id x
-  %by = tile.block_id y
-  %m0 = arith.muli %by, %bm : index
-  %n0 = arith.muli %bx, %bn : index
-  %K = memref.dim %A, %c1 : memref<?x?x!tile.param<"T">>
-  %kt = arith.ceildivui %K, %bk : index
+  %c0, %c1, %bm, %bn, %bk = tile.let 0, 1, BM, BN, BK
+  %m0, %n0, %kt = tile.let block_id.y * BM, block_id.x * BN, %A[1] ceildiv BK
   %a = tile.alloc_shared [%bm, %bk] : !tile.shared<?x?x!tile.param<"T">>
   %w = tile.alloc_shared [%bn, %bk] : !tile.shared<?x?x!tile.param<"T">>
   %acc = tile.alloc_fragment [%bm, %bn] : !tile.fragment<?x?xf32>
   %cs = tile.alloc_shared [%bm, %bn] : !tile.shared<?x?x!tile.param<"TC">>
   tile.fill %acc, 0.0
   tile.pipelined %k = %c0 to %kt step %c1 num_stages STAGES {
-    %k0 = arith.muli %k, %bk : index
+    %k0 = tile.let %k * BK
     tile.copy %A[%m0, %k0] -> %a
     tile.copy %W[%n0, %k0] -> %w
     tile.gemm %a, %w, %acc {transpose_b}

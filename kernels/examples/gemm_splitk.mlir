@@ -10,32 +10,19 @@
 tile.kernel @gemm_splitk(%A: memref<?x?x!tile.param<"T">>,
                          %B: memref<?x?x!tile.param<"T">>,
                          %C: memref<?x?xf32>)
-    params {BM = 128, BN = 64, BK = 64, STAGES = 4, THREADS = 128,
-            SPLIT = 4, T = f16}
-    space {BM = [64, 128], BN = [64, 128, 256], BK = [64, 128],
-           STAGES = [2, 3, 4, 5], THREADS = [128, 256],
-           SPLIT = [1, 2, 3, 4, 6, 8], T = [f16, bf16]}
+    params {BM = 128 in [64, 128], BN = 64 in [64, 128, 256], BK = 64 in [64, 128],
+            STAGES = 4 in [2, 3, 4, 5], THREADS = 128 in [128, 256],
+            SPLIT = 4 in [1, 2, 3, 4, 6, 8], T = f16 in [f16, bf16]}
     where [BM mod (THREADS floordiv 2) == 0]
     grid [%C[1] / BN, %C[0] / BM, SPLIT] threads THREADS
     requires [%B[0] == %A[1], %C[0] == %A[0], %C[1] == %B[1]] {
-  %c1 = arith.constant 1 : index
-  %bm = tile.param "BM" : index
-  %bn = tile.param "BN" : index
-  %bk = tile.param "BK" : index
-  %split = tile.param "SPLIT" : index
-  %bx = tile.block_id x
-  %by = tile.block_id y
-  %bz = tile.block_id z
-  %m0 = arith.muli %by, %bm : index
-  %n0 = arith.muli %bx, %bn : index
+  %c1, %bm, %bn, %bk = tile.let 1, BM, BN, BK
+  %bz, %m0, %n0 = tile.let block_id.z, block_id.y * BM, block_id.x * BN
   // This block's k tiles: [lo, hi), empty when SPLIT exceeds the tiles.
-  %K = memref.dim %A, %c1 : memref<?x?x!tile.param<"T">>
-  %kt = arith.ceildivui %K, %bk : index
-  %per = arith.ceildivui %kt, %split : index
-  %start = arith.muli %bz, %per : index
-  %lo = arith.minui %start, %kt : index
-  %end = arith.addi %lo, %per : index
-  %hi = arith.minui %end, %kt : index
+  %kt = tile.let %A[1] ceildiv BK
+  %per = tile.let %kt ceildiv SPLIT
+  %lo = tile.let min(%bz * %per, %kt)
+  %hi = tile.let min(%lo + %per, %kt)
   %a = tile.alloc_shared [%bm, %bk] : !tile.shared<?x?x!tile.param<"T">>
   %b = tile.alloc_shared [%bk, %bn] : !tile.shared<?x?x!tile.param<"T">>
   %acc = tile.alloc_fragment [%bm, %bn] : !tile.fragment<?x?xf32>
@@ -46,7 +33,7 @@ tile.kernel @gemm_splitk(%A: memref<?x?x!tile.param<"T">>,
     tile.copy %B[%k0, %n0] -> %b
     tile.gemm %a, %b, %acc
   }
-  tile.atomic add %acc -> %C[%m0, %n0] : !tile.fragment<?x?xf32> -> memref<?x?xf32>
+  tile.atomic add %acc -> %C[%m0, %n0]
 }
 
 tile.instance @gemm_splitk_f16 = @gemm_splitk {}

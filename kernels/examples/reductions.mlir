@@ -14,17 +14,13 @@ tile.kernel @row_sum(%X: memref<?x?x!tile.param<"T">>, %S: memref<?xf32>)
     where [32 * THREADS - ROWS * COLS >= 0]
     grid [%X[1] / COLS, %X[0] / ROWS] threads THREADS
     requires [%S[0] == %X[0]] {
-  %rows = tile.param "ROWS" : index
-  %cols = tile.param "COLS" : index
-  %bx = tile.block_id x
-  %by = tile.block_id y
-  %i0 = arith.muli %by, %rows : index
-  %j0 = arith.muli %bx, %cols : index
+  %rows, %cols = tile.let ROWS, COLS
+  %i0, %j0 = tile.let block_id.y * ROWS, block_id.x * COLS
   %x = tile.alloc_fragment [%rows, %cols] : !tile.fragment<?x?xf32>
   %s = tile.alloc_fragment [%rows] : !tile.fragment<?xf32>
   tile.copy %X[%i0, %j0] -> %x
   tile.reduce sum %x -> %s {dim = 1 : i64, clear}
-  tile.atomic add %s -> %S[%i0] : !tile.fragment<?xf32> -> memref<?xf32>
+  tile.atomic add %s -> %S[%i0]
 }
 
 // M[i] = max(M[i], the block's part of row i): signed values, so the
@@ -34,20 +30,15 @@ tile.kernel @row_max(%X: memref<?x?x!tile.param<"T">>, %M: memref<?xf32>)
     where [32 * THREADS - ROWS * COLS >= 0]
     grid [%X[1] / COLS, %X[0] / ROWS] threads THREADS
     requires [%M[0] == %X[0]] {
-  %rows = tile.param "ROWS" : index
-  %cols = tile.param "COLS" : index
-  %bx = tile.block_id x
-  %by = tile.block_id y
-  %i0 = arith.muli %by, %rows : index
-  %j0 = arith.muli %bx, %cols : index
+  %rows, %cols = tile.let ROWS, COLS
+  %i0, %j0 = tile.let block_id.y * ROWS, block_id.x * COLS
   %x = tile.alloc_fragment [%rows, %cols] : !tile.fragment<?x?xf32>
   %m = tile.alloc_fragment [%rows] : !tile.fragment<?xf32>
   tile.copy %X[%i0, %j0] -> %x
   // The elements past X read as zero: a row of negative values would
   // take 0 as its max, so they become -inf first.
-  %c1 = arith.constant 1 : index
-  %N = memref.dim %X, %c1 : memref<?x?x!tile.param<"T">>
-  %ninf = arith.constant 0xFF800000 : f32
+  %N = tile.let %X[1]
+  %ninf = tile.let -inf : f32
   tile.parallel outs(%v = %x) {
     %j = tile.index 1
     %col = arith.addi %j0, %j : index
@@ -55,7 +46,7 @@ tile.kernel @row_max(%X: memref<?x?x!tile.param<"T">>, %M: memref<?xf32>)
     arith.select %in, %v, %ninf : f32
   }
   tile.reduce max %x -> %m {dim = 1 : i64, clear}
-  tile.atomic max %m -> %M[%i0] : !tile.fragment<?xf32> -> memref<?xf32>
+  tile.atomic max %m -> %M[%i0]
 }
 
 // T[0] += the sum of the block's tile; A[0] = max(A[0], its largest
@@ -66,19 +57,14 @@ tile.kernel @total(%X: memref<?x?x!tile.param<"T">>, %Sum: memref<?xf32>,
     where [32 * THREADS - ROWS * COLS >= 0]
     grid [%X[1] / COLS, %X[0] / ROWS] threads THREADS
     requires [%Sum[0] == 1, %Absmax[0] == 1] {
-  %c0 = arith.constant 0 : index
-  %rows = tile.param "ROWS" : index
-  %cols = tile.param "COLS" : index
-  %bx = tile.block_id x
-  %by = tile.block_id y
-  %i0 = arith.muli %by, %rows : index
-  %j0 = arith.muli %bx, %cols : index
+  %c0, %rows, %cols = tile.let 0, ROWS, COLS
+  %i0, %j0 = tile.let block_id.y * ROWS, block_id.x * COLS
   %x = tile.alloc_fragment [%rows, %cols] : !tile.fragment<?x?xf32>
   tile.copy %X[%i0, %j0] -> %x
-  %sum = tile.reduction sum %x : !tile.fragment<?x?xf32> -> f32
-  %peak = tile.reduction absmax %x : !tile.fragment<?x?xf32> -> f32
-  tile.atomic add %sum -> %Sum[%c0] : f32 -> memref<?xf32>
-  tile.atomic max %peak -> %Absmax[%c0] : f32 -> memref<?xf32>
+  %sum = tile.reduction sum %x
+  %peak = tile.reduction absmax %x
+  tile.atomic add %sum -> %Sum[%c0]
+  tile.atomic max %peak -> %Absmax[%c0]
 }
 
 tile.instance @row_sum_f32 = @row_sum {}

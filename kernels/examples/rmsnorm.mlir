@@ -19,16 +19,10 @@ tile.kernel @rmsnorm(%X: memref<?x?x!tile.param<"T">>,
     grid [%X[0] / ROWS] threads THREADS
     requires [%Y[0] == %X[0], %Y[1] == %X[1], %W[0] == %X[1],
               %X[1] <= COLS] {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %one = arith.constant 1.0 : f32
-  %crows = tile.param "ROWS" : index
-  %ccols = tile.param "COLS" : index
+  %c0, %crows, %ccols = tile.let 0, ROWS, COLS
+  %one = tile.let 1.0 : f32
   %skip = tile.param "SKIP_W" : i1
-  %bx = tile.block_id x
-  %r0 = arith.muli %bx, %crows : index
-  %N = memref.dim %X, %c1 : memref<?x?x!tile.param<"T">>
-  %n32 = arith.index_cast %N : index to i32
+  %r0, %n32 = tile.let block_id.x * ROWS, %X[1] : index, i32
   %nf = arith.sitofp %n32 : i32 to f32
   %invn = arith.divf %one, %nf : f32
   %x = tile.alloc_fragment [%crows, %ccols] : !tile.fragment<?x?xf32>
@@ -76,15 +70,9 @@ tile.kernel @rmsnorm_long(%X: memref<?x?x!tile.param<"T">>,
     where [32 * THREADS - ROWS * CHUNK >= 0]
     grid [%X[0] / ROWS] threads THREADS
     requires [%Y[0] == %X[0], %Y[1] == %X[1], %W[0] == %X[1]] {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %one = arith.constant 1.0 : f32
-  %crows = tile.param "ROWS" : index
-  %chunk = tile.param "CHUNK" : index
-  %bx = tile.block_id x
-  %r0 = arith.muli %bx, %crows : index
-  %N = memref.dim %X, %c1 : memref<?x?x!tile.param<"T">>
-  %n32 = arith.index_cast %N : index to i32
+  %c0, %crows, %chunk = tile.let 0, ROWS, CHUNK
+  %one = tile.let 1.0 : f32
+  %r0, %N, %n32 = tile.let block_id.x * ROWS, %X[1], %X[1] : index, index, i32
   %nf = arith.sitofp %n32 : i32 to f32
   %invn = arith.divf %one, %nf : f32
   %x = tile.alloc_fragment [%crows, %chunk] : !tile.fragment<?x?xf32>

@@ -5,7 +5,7 @@
 tile.kernel @untyped(%A: memref<?x?xf16>) grid [1] threads 128 {
   %c0 = arith.constant 0 : index
   %f = "tile.alloc_fragment"() : () -> !tile.fragment<64x64xf16>
-  // expected-error @+1 {{'%f' is no argument of the enclosing tile.kernel and no tile allocated before: write the operands' types (`: ...`)}}
+  // expected-error @+1 {{'%f' is not an argument of the enclosing tile.kernel, a tile allocated before or a tile.reduction's result, whose types are known: write the operands' types (`: ...`)}}
   tile.copy %f -> %A[%c0, %c0]
 }
 
@@ -171,4 +171,13 @@ tile.kernel @gemm_flag_kind(%A: memref<?x?xf16>) grid [1] threads 128 {
   %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
   // expected-error @+1 {{'tile.gemm' op attribute 'transpose_b' failed to satisfy constraint}}
   tile.gemm %a, %a, %acc {transpose_b = 1 : i64}
+}
+
+// -----
+
+tile.kernel @atomic_scalar(%S: memref<?xf32>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %v = arith.constant 1.0 : f32
+  // expected-error @+1 {{'%v' is not an argument of the enclosing tile.kernel, a tile allocated before or a tile.reduction's result, whose types are known: write the operands' types (`: ...`)}}
+  tile.atomic add %v -> %S[%c0]
 }

@@ -72,3 +72,19 @@ tile.kernel @gemm(%A: memref<?x?x!tile.param<"T">>, %C: memref<?x?xf32>)
   tile.copy %acc -> %C[%m0, %c0] through %s
   tile.copy %acc -> %C[%m0, %c0] : !tile.fragment<?x?xf32> -> memref<?x?xf32>
 }
+
+// A reduction's scalar has its source's element type, and an atomic of a
+// fragment or of that scalar needs no types either.
+// CHECK-LABEL: tile.kernel @combine
+// CHECK: %[[S:.*]] = tile.reduction sum %[[X:.*]] : !tile.fragment<4x128xf32> -> f32
+// CHECK: tile.atomic add %[[S]] -> %Sum[%{{.*}}] : f32 -> memref<?xf32>
+// CHECK: tile.atomic max %[[X]] -> %M[%{{.*}}, %{{.*}}] : !tile.fragment<4x128xf32> -> memref<?x?xf32>
+tile.kernel @combine(%X: memref<?x?xf32>, %Sum: memref<?xf32>, %M: memref<?x?xf32>)
+    grid [1] threads 128 {
+  %c0 = tile.let 0
+  %x = tile.alloc_fragment : !tile.fragment<4x128xf32>
+  tile.copy %X[%c0, %c0] -> %x
+  %s = tile.reduction sum %x
+  tile.atomic add %s -> %Sum[%c0]
+  tile.atomic max %x -> %M[%c0, %c0]
+}

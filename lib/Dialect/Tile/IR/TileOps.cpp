@@ -81,9 +81,10 @@ ParseResult tile::parseOperandTypes(
     std::optional<Type> declared = lookupOperandType(*operand);
     if (!declared)
       return parser.emitError(operand->location, "'")
-             << operand->name << "' is no argument of the enclosing "
-             << "tile.kernel and no tile allocated before: write the "
-             << "operands' types (`: ...`)";
+             << operand->name << "' is not an argument of the enclosing "
+             << "tile.kernel, a tile allocated before or a tile.reduction's "
+             << "result, whose types are known: write the operands' types "
+             << "(`: ...`)";
     *type = *declared;
   }
   return success();
@@ -124,6 +125,45 @@ static ParseResult parseGemmTypes(OpAsmParser &parser,
 static void printGemmTypes(OpAsmPrinter &p, Operation *, Value, Value, Value,
                            Type ta, Type tb, Type tc) {
   printOperandTypes(p, {ta, tb, tc}, {",", ","});
+}
+
+/// `: T -> memref<...>`, or nothing when the value is a fragment allocated
+/// before (a scalar's type is written).
+static ParseResult parseAtomicTypes(OpAsmParser &parser,
+                                    const OpAsmParser::UnresolvedOperand &value,
+                                    const OpAsmParser::UnresolvedOperand &dest,
+                                    Type &tv, Type &td) {
+  return parseOperandTypes(parser, {&value, &dest}, {"->"}, {&tv, &td});
+}
+
+static void printAtomicTypes(OpAsmPrinter &p, Operation *, Value, Value,
+                             Type tv, Type td) {
+  printOperandTypes(p, {tv, td}, {"->"});
+}
+
+/// `: !tile.fragment<...> -> f32`, or nothing when the source is a tile
+/// allocated before: the result has its element type. The result's type is
+/// recorded for the ops that follow (a tile.atomic of the scalar).
+static ParseResult
+parseReductionTypes(OpAsmParser &parser,
+                    const OpAsmParser::UnresolvedOperand &source, Type &ts,
+                    Type &tr) {
+  if (succeeded(parser.parseOptionalColon())) {
+    if (parser.parseType(ts) || parser.parseArrow() || parser.parseType(tr))
+      return failure();
+  } else {
+    if (parseOperandTypes(parser, {&source}, {}, {&ts}, false))
+      return failure();
+    auto shaped = dyn_cast<ShapedType>(ts);
+    tr = shaped ? shaped.getElementType() : ts;
+  }
+  recordTileType(parser, 0, tr);
+  return success();
+}
+
+static void printReductionTypes(OpAsmPrinter &p, Operation *, Value, Type ts,
+                                Type tr) {
+  p << ": " << ts << " -> " << tr;
 }
 
 static ParseResult parseReduceTypes(OpAsmParser &parser,

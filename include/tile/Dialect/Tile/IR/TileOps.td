@@ -121,9 +121,11 @@ def Tile_KernelOp : Tile_Op<"kernel", [Symbol, IsolatedFromAbove,
     The arguments' names in the source are kept (`arg_names`): the printed
     kernel and the runtime's contract errors use them.
 
-    In the body, `tile.copy`, `tile.gemm`, `tile.fill`, `tile.reduce` and
-    `tile.parallel` may leave out the types of their operands when each is
-    a kernel argument or a tile allocated before (by name): `tile.copy %A[%m0,
+    In the body, `tile.copy`, `tile.gemm`, `tile.fill`, `tile.reduce`,
+    `tile.reduction`, `tile.atomic` and `tile.parallel` may leave out the
+    types of their operands when each is a kernel argument, a tile
+    allocated before or a `tile.reduction`'s scalar (by name; a reduction's
+    result has its source's element type): `tile.copy %A[%m0,
     %k0] -> %a` reads as if `: memref<...> -> !tile.shared<...>` were
     written. The printer always writes the types.
 
@@ -563,8 +565,8 @@ def Tile_AtomicOp : Tile_Op<"atomic"> {
                        Arg<AnyMemRef, "", [MemRead, MemWrite]>:$dest,
                        Variadic<Index>:$offsets);
   let assemblyFormat = [{
-    $kind $value `->` $dest `[` $offsets `]` attr-dict `:` type($value) `->`
-    type($dest)
+    $kind $value `->` $dest `[` $offsets `]` attr-dict
+    custom<AtomicTypes>(ref($value), ref($dest), type($value), type($dest))
   }];
   let hasVerifier = 1;
 }
@@ -749,7 +751,8 @@ def Tile_ReductionOp : Tile_Op<"reduction", [
                        Arg<Tile_FragmentType, "", [MemRead]>:$source);
   let results = (outs AnyType:$result);
   let assemblyFormat = [{
-    $kind $source attr-dict `:` qualified(type($source)) `->` type($result)
+    $kind $source attr-dict
+    custom<ReductionTypes>(ref($source), type($source), type($result))
   }];
   let hasVerifier = 1;
 }
