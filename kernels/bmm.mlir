@@ -22,17 +22,16 @@ tile.kernel @bmm(%A: memref<?x?x?x!tile.param<"T">>, %B: memref<?x?x?x!tile.para
     requires [%A[0] == %C[0], %B[0] == %C[0],
               %B[1] * (1 - TRANS_B) + %B[2] * TRANS_B == %A[2], %C[1] == %A[1],
               %C[2] == %B[2] * (1 - TRANS_B) + %B[1] * TRANS_B] {
-  %c0, %c1, %bm, %bn, %bk = tile.let 0, 1, BM, BN, BK
   %bz, %m0, %n0, %kt = tile.let block_id.z, block_id.y * BM, block_id.x * BN,
                                 %A[2] ceildiv BK
   // B's tile is BK x BN, or BN x BK (K-major) with TRANS_B.
   %b_rows, %b_cols = tile.let TRANS_B ? BN : BK, TRANS_B ? BK : BN
-  %a = tile.alloc_shared [%bm, %bk] : !tile.shared<?x?x!tile.param<"T">>
+  %a = tile.alloc_shared [BM, BK] : !tile.shared<?x?x!tile.param<"T">>
   %b = tile.alloc_shared [%b_rows, %b_cols] : !tile.shared<?x?x!tile.param<"T">>
-  %acc = tile.alloc_fragment [%bm, %bn] : !tile.fragment<?x?xf32>
-  %cs = tile.alloc_shared [%bm, %bn] : !tile.shared<?x?x!tile.param<"TC">>
+  %acc = tile.alloc_fragment [BM, BN] : !tile.fragment<?x?xf32>
+  %cs = tile.alloc_shared [BM, BN] : !tile.shared<?x?x!tile.param<"TC">>
   tile.fill %acc, 0.0
-  tile.pipelined %k = %c0 to %kt step %c1 num_stages STAGES {
+  tile.pipelined %k to %kt num_stages STAGES {
     %k0 = tile.let %k * BK
     %b_i, %b_j = tile.let TRANS_B ? %n0 : %k0, TRANS_B ? %k0 : %n0
     tile.copy %A[%bz, %m0, %k0] -> %a

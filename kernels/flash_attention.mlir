@@ -40,7 +40,7 @@ tile.kernel @attention(%Q: memref<?x?x?x?x!tile.param<"T">>,
               %K[1] * GROUP == %Q[1], %V[1] == %K[1], %O[1] == %Q[1],
               %Q[3] == D, %K[3] == D, %V[3] == D, %O[3] == D, %V[2] == %K[2], %O[2] == %Q[2]]
     attributes {min_blocks_per_sm = #tile.param<"MINB">} {
-  %c0, %c1, %cbm, %cbn, %cd = tile.let 0, 1, BM, BN, D
+  %c0 = tile.let 0
   %b, %h, %hkv, %m0 = tile.let block_id.z, block_id.y, block_id.y floordiv GROUP, block_id.x * BM
   %nkv, %lastkey = tile.let %K[2] ceildiv BN, %K[2] - 1
   // Causal: key blocks past the last query row of this block are skipped.
@@ -53,21 +53,21 @@ tile.kernel @attention(%Q: memref<?x?x?x?x!tile.param<"T">>,
   %ninf, %one, %log2e = tile.let -inf, 1.0, 1.4426950408889634 : f32, f32, f32
   %qk = arith.mulf %scale, %log2e : f32
   %nqk = arith.negf %qk : f32
-  %q = tile.alloc_shared [%cbm, %cd] : !tile.shared<?x?x!tile.param<"T">>
-  %k = tile.alloc_shared [%cbn, %cd] : !tile.shared<?x?x!tile.param<"T">>
-  %v = tile.alloc_shared [%cbn, %cd] : !tile.shared<?x?x!tile.param<"T">>
-  %s = tile.alloc_fragment [%cbm, %cbn] : !tile.fragment<?x?xf32>
-  %o = tile.alloc_fragment [%cbm, %cd] : !tile.fragment<?x?xf32>
-  %m = tile.alloc_fragment [%cbm] : !tile.fragment<?xf32>
-  %mold = tile.alloc_fragment [%cbm] : !tile.fragment<?xf32>
-  %l = tile.alloc_fragment [%cbm] : !tile.fragment<?xf32>
-  %alpha = tile.alloc_fragment [%cbm] : !tile.fragment<?xf32>
-  %pf = tile.alloc_fragment [%cbm, %cbn] : !tile.fragment<?x?x!tile.param<"T">>
+  %q = tile.alloc_shared [BM, D] : !tile.shared<?x?x!tile.param<"T">>
+  %k = tile.alloc_shared [BN, D] : !tile.shared<?x?x!tile.param<"T">>
+  %v = tile.alloc_shared [BN, D] : !tile.shared<?x?x!tile.param<"T">>
+  %s = tile.alloc_fragment [BM, BN] : !tile.fragment<?x?xf32>
+  %o = tile.alloc_fragment [BM, D] : !tile.fragment<?x?xf32>
+  %m = tile.alloc_fragment [BM] : !tile.fragment<?xf32>
+  %mold = tile.alloc_fragment [BM] : !tile.fragment<?xf32>
+  %l = tile.alloc_fragment [BM] : !tile.fragment<?xf32>
+  %alpha = tile.alloc_fragment [BM] : !tile.fragment<?xf32>
+  %pf = tile.alloc_fragment [BM, BN] : !tile.fragment<?x?x!tile.param<"T">>
   tile.copy %Q[%b, %h, %m0, %c0] -> %q
   tile.fill %o, 0.0
   tile.fill %m, -inf
   tile.fill %l, 0.0
-  tile.pipelined %j = %c0 to %nblk step %c1 num_stages STAGES {
+  tile.pipelined %j to %nblk num_stages STAGES {
     %n0 = tile.let %j * BN
     tile.copy %K[%b, %hkv, %n0, %c0] -> %k
     tile.copy %V[%b, %hkv, %n0, %c0] -> %v

@@ -38,16 +38,15 @@ tile.kernel @gemm(%A: memref<?x?x!tile.param<"T">>, %B: memref<?x?x!tile.param<"
     grid [%C[1] / BN, %C[0] / BM] threads THREADS
     requires [%B[0] * (1 - TRANS_B) + %B[1] * TRANS_B == %A[1], %C[0] == %A[0],
               %C[1] == %B[1] * (1 - TRANS_B) + %B[0] * TRANS_B] {
-  %c0, %c1, %bm, %bn, %bk = tile.let 0, 1, BM, BN, BK
   %m0, %n0, %kt = tile.let block_id.y * BM, block_id.x * BN, %A[1] ceildiv BK
   // B's tile is BK x BN, or BN x BK (K-major) with TRANS_B.
   %b_rows, %b_cols = tile.let TRANS_B ? BN : BK, TRANS_B ? BK : BN
-  %a = tile.alloc_shared [%bm, %bk] : !tile.shared<?x?x!tile.param<"T">>
+  %a = tile.alloc_shared [BM, BK] : !tile.shared<?x?x!tile.param<"T">>
   %b = tile.alloc_shared [%b_rows, %b_cols] : !tile.shared<?x?x!tile.param<"T">>
-  %acc = tile.alloc_fragment [%bm, %bn] : !tile.fragment<?x?xf32>
-  %cs = tile.alloc_shared [%bm, %bn] : !tile.shared<?x?x!tile.param<"TC">>
+  %acc = tile.alloc_fragment [BM, BN] : !tile.fragment<?x?xf32>
+  %cs = tile.alloc_shared [BM, BN] : !tile.shared<?x?x!tile.param<"TC">>
   tile.fill %acc, 0.0
-  tile.pipelined %k = %c0 to %kt step %c1 num_stages STAGES warp_specialize WS {
+  tile.pipelined %k to %kt num_stages STAGES warp_specialize WS {
     %k0 = tile.let %k * BK
     %b_i, %b_j = tile.let TRANS_B ? %n0 : %k0, TRANS_B ? %k0 : %n0
     tile.copy %A[%m0, %k0] -> %a

@@ -15,14 +15,13 @@ tile.kernel @gemm_fp8(%A: memref<?x?x!tile.param<"T">>, %W: memref<?x?x!tile.par
     where [BM mod (THREADS floordiv 2) == 0]
     grid [%C[1] / BN, %C[0] / BM] threads THREADS
     requires [%W[1] == %A[1], %C[0] == %A[0], %C[1] == %W[0]] {
-  %c0, %c1, %bm, %bn, %bk = tile.let 0, 1, BM, BN, BK
   %m0, %n0, %kt = tile.let block_id.y * BM, block_id.x * BN, %A[1] ceildiv BK
-  %a = tile.alloc_shared [%bm, %bk] : !tile.shared<?x?x!tile.param<"T">>
-  %w = tile.alloc_shared [%bn, %bk] : !tile.shared<?x?x!tile.param<"T">>
-  %acc = tile.alloc_fragment [%bm, %bn] : !tile.fragment<?x?xf32>
-  %cs = tile.alloc_shared [%bm, %bn] : !tile.shared<?x?x!tile.param<"TC">>
+  %a = tile.alloc_shared [BM, BK] : !tile.shared<?x?x!tile.param<"T">>
+  %w = tile.alloc_shared [BN, BK] : !tile.shared<?x?x!tile.param<"T">>
+  %acc = tile.alloc_fragment [BM, BN] : !tile.fragment<?x?xf32>
+  %cs = tile.alloc_shared [BM, BN] : !tile.shared<?x?x!tile.param<"TC">>
   tile.fill %acc, 0.0
-  tile.pipelined %k = %c0 to %kt step %c1 num_stages STAGES {
+  tile.pipelined %k to %kt num_stages STAGES {
     %k0 = tile.let %k * BK
     tile.copy %A[%m0, %k0] -> %a
     tile.copy %W[%n0, %k0] -> %w

@@ -15,15 +15,15 @@ tile.kernel @linear_relu(%A: memref<?x?x!tile.param<"T">>,
     grid [%C[1] / BN, %C[0] / BM] threads THREADS
     requires [%B[0] == %A[1], %C[0] == %A[0], %C[1] == %B[1],
               %bias[0] == %B[1]] {
-  %c0, %c1, %bm, %bn, %bk = tile.let 0, 1, BM, BN, BK
+  %c0 = tile.let 0
   %m0, %n0, %kt = tile.let block_id.y * BM, block_id.x * BN, %A[1] ceildiv BK
   %zero = tile.let 0.0 : f32
-  %a = tile.alloc_shared [%bm, %bk] : !tile.shared<?x?x!tile.param<"T">>
-  %b = tile.alloc_shared [%bk, %bn] : !tile.shared<?x?x!tile.param<"T">>
-  %acc = tile.alloc_fragment [%bm, %bn] : !tile.fragment<?x?xf32>
-  %bv = tile.alloc_fragment [%bn] : !tile.fragment<?xf32>
+  %a = tile.alloc_shared [BM, BK] : !tile.shared<?x?x!tile.param<"T">>
+  %b = tile.alloc_shared [BK, BN] : !tile.shared<?x?x!tile.param<"T">>
+  %acc = tile.alloc_fragment [BM, BN] : !tile.fragment<?x?xf32>
+  %bv = tile.alloc_fragment [BN] : !tile.fragment<?xf32>
   tile.fill %acc, 0.0
-  tile.pipelined %k = %c0 to %kt step %c1 num_stages STAGES {
+  tile.pipelined %k to %kt num_stages STAGES {
     %k0 = tile.let %k * BK
     tile.copy %A[%m0, %k0] -> %a
     tile.copy %B[%k0, %n0] -> %b

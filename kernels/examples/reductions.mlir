@@ -14,10 +14,9 @@ tile.kernel @row_sum(%X: memref<?x?x!tile.param<"T">>, %S: memref<?xf32>)
     where [32 * THREADS - ROWS * COLS >= 0]
     grid [%X[1] / COLS, %X[0] / ROWS] threads THREADS
     requires [%S[0] == %X[0]] {
-  %rows, %cols = tile.let ROWS, COLS
   %i0, %j0 = tile.let block_id.y * ROWS, block_id.x * COLS
-  %x = tile.alloc_fragment [%rows, %cols] : !tile.fragment<?x?xf32>
-  %s = tile.alloc_fragment [%rows] : !tile.fragment<?xf32>
+  %x = tile.alloc_fragment [ROWS, COLS] : !tile.fragment<?x?xf32>
+  %s = tile.alloc_fragment [ROWS] : !tile.fragment<?xf32>
   tile.copy %X[%i0, %j0] -> %x
   tile.reduce sum %x -> %s {dim = 1 : i64, clear}
   tile.atomic add %s -> %S[%i0]
@@ -30,10 +29,9 @@ tile.kernel @row_max(%X: memref<?x?x!tile.param<"T">>, %M: memref<?xf32>)
     where [32 * THREADS - ROWS * COLS >= 0]
     grid [%X[1] / COLS, %X[0] / ROWS] threads THREADS
     requires [%M[0] == %X[0]] {
-  %rows, %cols = tile.let ROWS, COLS
   %i0, %j0 = tile.let block_id.y * ROWS, block_id.x * COLS
-  %x = tile.alloc_fragment [%rows, %cols] : !tile.fragment<?x?xf32>
-  %m = tile.alloc_fragment [%rows] : !tile.fragment<?xf32>
+  %x = tile.alloc_fragment [ROWS, COLS] : !tile.fragment<?x?xf32>
+  %m = tile.alloc_fragment [ROWS] : !tile.fragment<?xf32>
   tile.copy %X[%i0, %j0] -> %x
   // The elements past X read as zero: a row of negative values would
   // take 0 as its max, so they become -inf first.
@@ -57,9 +55,9 @@ tile.kernel @total(%X: memref<?x?x!tile.param<"T">>, %Sum: memref<?xf32>,
     where [32 * THREADS - ROWS * COLS >= 0]
     grid [%X[1] / COLS, %X[0] / ROWS] threads THREADS
     requires [%Sum[0] == 1, %Absmax[0] == 1] {
-  %c0, %rows, %cols = tile.let 0, ROWS, COLS
+  %c0 = tile.let 0
   %i0, %j0 = tile.let block_id.y * ROWS, block_id.x * COLS
-  %x = tile.alloc_fragment [%rows, %cols] : !tile.fragment<?x?xf32>
+  %x = tile.alloc_fragment [ROWS, COLS] : !tile.fragment<?x?xf32>
   tile.copy %X[%i0, %j0] -> %x
   %sum = tile.reduction sum %x
   %peak = tile.reduction absmax %x

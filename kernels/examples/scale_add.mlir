@@ -9,10 +9,9 @@ tile.kernel @scale_add(%X: memref<?x?x!tile.param<"T">>,
     grid [%X[1] / COLS, %X[0] / ROWS] threads THREADS
     requires [%Y[0] == %X[0], %Y[1] == %X[1],
               %Out[0] == %X[0], %Out[1] == %X[1]] {
-  %rows, %cols = tile.let ROWS, COLS
   %i0, %j0 = tile.let block_id.y * ROWS, block_id.x * COLS
-  %x = tile.alloc_fragment [%rows, %cols] : !tile.fragment<?x?xf32>
-  %y = tile.alloc_fragment [%rows, %cols] : !tile.fragment<?x?xf32>
+  %x = tile.alloc_fragment [ROWS, COLS] : !tile.fragment<?x?xf32>
+  %y = tile.alloc_fragment [ROWS, COLS] : !tile.fragment<?x?xf32>
   tile.copy %X[%i0, %j0] -> %x
   tile.copy %Y[%i0, %j0] -> %y
   tile.parallel ins(%a = %x) outs(%b = %y) { math.fma %a, %alpha, %b : f32 }

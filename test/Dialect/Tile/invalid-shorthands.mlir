@@ -181,3 +181,45 @@ tile.kernel @atomic_scalar(%S: memref<?xf32>) grid [1] threads 128 {
   // expected-error @+1 {{'%v' is not an argument of the enclosing tile.kernel, a tile allocated before or a tile.reduction's result, whose types are known: write the operands' types (`: ...`)}}
   tile.atomic add %v -> %S[%c0]
 }
+
+// -----
+
+tile.kernel @sizes_mixed(%A: memref<?x?xf16>) params {BM = 64} grid [1] threads 128 {
+  %c = arith.constant 64 : index
+  // expected-error @+1 {{alloc_c3: give the sizes as index values or as parameter names, not both}}
+  %a = tile.alloc_shared [%c, BM] : !tile.shared<?x?xf16>
+}
+
+// -----
+
+tile.kernel @sizes_count(%A: memref<?x?xf16>) params {BM = 64} grid [1] threads 128 {
+  // expected-error @+1 {{alloc_c3: '!tile.shared<?x?xf16>' has 2 '?' dimension(s), given 1 size(s)}}
+  %a = tile.alloc_shared [BM] : !tile.shared<?x?xf16>
+}
+
+// -----
+
+tile.kernel @sizes_unknown(%A: memref<?x?xf16>) params {BM = 64} grid [1] threads 128 {
+  // expected-error @+1 {{kernel_c6: 'BN' is not an integer parameter of kernel 'sizes_unknown'}}
+  %a = tile.alloc_fragment [BN] : !tile.fragment<?xf32>
+}
+
+// -----
+
+tile.kernel @sizes_both(%A: memref<?x?xf16>) params {BM = 64} grid [1] threads 128 {
+  %c = arith.constant 64 : index
+  // expected-error @+1 {{alloc_c3: the sizes are index values or parameter names, not both}}
+  %a = "tile.alloc_fragment"(%c) {size_params = [#tile.param<"BM">]} : (index) -> !tile.fragment<?x?xf32>
+}
+
+// -----
+
+tile.kernel @loop_bounds(%A: memref<?x?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  // expected-error @+1 {{pipelined_c4: give both the lower bound and the step, or neither (0 and 1)}}
+  "tile.pipelined"(%c0, %c4) <{num_stages = 1 : i64, operandSegmentSizes = array<i32: 1, 1, 0>}> ({
+  ^bb0(%k: index):
+    tile.yield
+  }) : (index, index) -> ()
+}

@@ -88,3 +88,22 @@ tile.kernel @combine(%X: memref<?x?xf32>, %Sum: memref<?xf32>, %M: memref<?x?xf3
   tile.atomic add %s -> %Sum[%c0]
   tile.atomic max %x -> %M[%c0, %c0]
 }
+
+// Tile sizes by parameter name, and a pipelined loop from 0 by 1.
+// CHECK-LABEL: tile.kernel @sizes
+// CHECK: tile.alloc_shared [BM, BK] : !tile.shared<?x?xf16>
+// CHECK: tile.alloc_fragment [BM] : !tile.fragment<?xf32>
+// CHECK: tile.pipelined %{{.*}} to %[[KT:.*]] num_stages 2 {
+// CHECK: tile.pipelined %{{.*}} = %{{.*}} to %[[KT]] step %{{.*}} num_stages 1 {
+tile.kernel @sizes(%A: memref<?x?xf16>) params {BM = 64, BK = 64}
+    grid [%A[0] / BM] threads 128 {
+  %c0, %c1, %kt = tile.let 0, 1, %A[1] ceildiv BK
+  %a = tile.alloc_shared [BM, BK] : !tile.shared<?x?xf16>
+  %r = tile.alloc_fragment [BM] : !tile.fragment<?xf32>
+  tile.pipelined %k to %kt num_stages 2 {
+    %k0 = tile.let %k * BK
+    tile.copy %A[%c0, %k0] -> %a
+  }
+  tile.pipelined %k = %c0 to %kt step %c1 num_stages 1 {
+  }
+}

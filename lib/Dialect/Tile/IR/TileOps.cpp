@@ -209,21 +209,77 @@ static LogicalResult verifyAllocPlacement(Operation *op) {
   return success();
 }
 
-/// alloc_c3: one size per `?` dimension.
+/// `[%a, %b]` (index values) or `[BM, BK]` (integer parameters), or
+/// nothing.
+static ParseResult
+parseAllocSizes(OpAsmParser &parser,
+                SmallVectorImpl<OpAsmParser::UnresolvedOperand> &sizes,
+                ArrayAttr &params) {
+  if (failed(parser.parseOptionalLSquare()))
+    return success();
+  SmallVector<Attribute> names;
+  if (parser.parseCommaSeparatedList([&]() -> ParseResult {
+        OpAsmParser::UnresolvedOperand operand;
+        OptionalParseResult isOperand = parser.parseOptionalOperand(operand);
+        if (isOperand.has_value()) {
+          if (failed(*isOperand))
+            return failure();
+          sizes.push_back(operand);
+          return success();
+        }
+        StringRef name;
+        SMLoc loc = parser.getCurrentLocation();
+        if (parser.parseKeyword(&name))
+          return failure();
+        if (!isValidParamName(name))
+          return parser.emitError(loc, "'")
+                 << name << "' is not a parameter name";
+        names.push_back(ParamRefAttr::get(parser.getContext(), name));
+        return success();
+      }) ||
+      parser.parseRSquare())
+    return failure();
+  if (!sizes.empty() && !names.empty())
+    return parser.emitError(parser.getCurrentLocation(),
+                            "alloc_c3: give the sizes as index values or as "
+                            "parameter names, not both");
+  if (!names.empty())
+    params = parser.getBuilder().getArrayAttr(names);
+  return success();
+}
+
+static void printAllocSizes(OpAsmPrinter &p, Operation *, OperandRange sizes,
+                            ArrayAttr params) {
+  if (!sizes.empty())
+    p << " [" << sizes << ']';
+  if (params) {
+    p << " [";
+    llvm::interleaveComma(
+        params, p, [&](Attribute a) { p << cast<ParamRefAttr>(a).getName(); });
+    p << ']';
+  }
+}
+
+/// alloc_c3: one size per `?` dimension, index values or parameters.
 static LogicalResult verifyAllocSizes(Operation *op, ShapedType type,
-                                      ValueRange sizes) {
+                                      ValueRange sizes,
+                                      std::optional<ArrayAttr> params) {
   int64_t dynamic = type.getNumDynamicDims();
-  if ((int64_t)sizes.size() != dynamic)
+  if (params && !sizes.empty())
+    return op->emitOpError("alloc_c3: the sizes are index values or "
+                           "parameter names, not both");
+  int64_t given = params ? (int64_t)params->size() : (int64_t)sizes.size();
+  if (given != dynamic)
     return op->emitOpError("alloc_c3: ")
-           << type << " has " << dynamic << " '?' dimension(s), given "
-           << sizes.size() << " size(s)";
+           << type << " has " << dynamic << " '?' dimension(s), given " << given
+           << " size(s)";
   return success();
 }
 
 LogicalResult AllocSharedOp::verify() {
   if (failed(verifyAllocPlacement(*this)))
     return failure();
-  return verifyAllocSizes(*this, getType(), getSizes());
+  return verifyAllocSizes(*this, getType(), getSizes(), getSizeParams());
 }
 
 /// alloc_c2: whether `layout` can lay out a fragment of rank `rank`.
@@ -283,7 +339,7 @@ static LogicalResult verifyLayout(Operation *op, Attribute layout,
 
 LogicalResult AllocFragmentOp::verify() {
   if (failed(verifyAllocPlacement(*this)) ||
-      failed(verifyAllocSizes(*this, getType(), getSizes())))
+      failed(verifyAllocSizes(*this, getType(), getSizes(), getSizeParams())))
     return failure();
   if (std::optional<Attribute> layout = getLayout())
     return verifyLayout(*this, *layout, getType().getShape().size());
@@ -815,13 +871,23 @@ ParseResult PipelinedOp::parse(OpAsmParser &parser, OperationState &result) {
   OpAsmParser::UnresolvedOperand lb, ub, step;
   Attribute stages;
   Type index = parser.getBuilder().getIndexType();
-  if (parser.parseArgument(iv) || parser.parseEqual() ||
-      parser.parseOperand(lb) || parser.parseKeyword("to") ||
-      parser.parseOperand(ub) || parser.parseKeyword("step") ||
-      parser.parseOperand(step) || parser.parseKeyword("num_stages") ||
-      parseSize(parser, stages) ||
-      parser.resolveOperands({lb, ub, step}, index, result.operands))
+  // `%k = %lb to %ub step %s`, or `%k to %ub` from 0 by 1.
+  if (parser.parseArgument(iv))
     return failure();
+  bool bounds = succeeded(parser.parseOptionalEqual());
+  if ((bounds && parser.parseOperand(lb)) || parser.parseKeyword("to") ||
+      parser.parseOperand(ub) ||
+      (bounds && (parser.parseKeyword("step") || parser.parseOperand(step))) ||
+      parser.parseKeyword("num_stages") || parseSize(parser, stages))
+    return failure();
+  if ((bounds && parser.resolveOperand(lb, index, result.operands)) ||
+      parser.resolveOperand(ub, index, result.operands) ||
+      (bounds && parser.resolveOperand(step, index, result.operands)))
+    return failure();
+  int32_t optional = bounds ? 1 : 0;
+  result.addAttribute(
+      getOperandSegmentSizesAttrName(result.name),
+      parser.getBuilder().getDenseI32ArrayAttr({optional, 1, optional}));
   result.addAttribute(getNumStagesAttrName(result.name), stages);
   if (succeeded(parser.parseOptionalKeyword("warp_specialize"))) {
     // `true` and `false` are the flag's 1 and 0 (an integer parse would
@@ -846,16 +912,21 @@ ParseResult PipelinedOp::parse(OpAsmParser &parser, OperationState &result) {
 }
 
 void PipelinedOp::print(OpAsmPrinter &p) {
-  p << ' ' << getInductionVar() << " = " << getLower() << " to " << getUpper()
-    << " step " << getStep() << " num_stages ";
+  p << ' ' << getInductionVar();
+  if (getLower())
+    p << " = " << getLower();
+  p << " to " << getUpper();
+  if (getStep())
+    p << " step " << getStep();
+  p << " num_stages ";
   printSize(p, getNumStages());
   if (Attribute specialize = getWarpSpecializeAttr()) {
     p << " warp_specialize ";
     printSize(p, specialize);
   }
   p.printOptionalAttrDictWithKeyword(
-      (*this)->getAttrs(),
-      {getNumStagesAttrName(), getWarpSpecializeAttrName()});
+      (*this)->getAttrs(), {getNumStagesAttrName(), getWarpSpecializeAttrName(),
+                            getOperandSegmentSizesAttrName()});
   p << ' ';
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
                 /*printBlockTerminators=*/false);
@@ -873,8 +944,11 @@ LogicalResult PipelinedOp::verify() {
       flag && flag.getInt() != 0 && flag.getInt() != 1)
     return emitOpError("pipelined_c3: warp_specialize (")
            << flag.getInt() << ") must be 0, 1, false or true";
+  if (!getLower() != !getStep())
+    return emitOpError("pipelined_c4: give both the lower bound and the "
+                       "step, or neither (0 and 1)");
   APInt step;
-  if (matchPattern(getStep(), m_ConstantInt(&step)) &&
+  if (getStep() && matchPattern(getStep(), m_ConstantInt(&step)) &&
       !step.isStrictlyPositive())
     return emitOpError("pipelined_c2: the step (")
            << step.getSExtValue() << ") must be positive";

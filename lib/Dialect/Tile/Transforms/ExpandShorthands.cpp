@@ -10,6 +10,8 @@
 // - tile.index of an integer type: tile.index and arith.index_cast.
 // - tile.gemm with a transpose a parameter chooses: the two gemms under
 //   scf.if on the parameter.
+// - an allocation sized by parameter names: tile.param ops as its sizes.
+// - tile.pipelined without lower bound and step: the constants 0 and 1.
 //
 //===----------------------------------------------------------------------===//
 
@@ -219,12 +221,41 @@ static void expandIndexCast(IndexOp index) {
   index.getResult().replaceAllUsesExcept(cast, cast);
 }
 
+/// An allocation sized by parameter names: a tile.param for each, as its
+/// size operands.
+static void expandSizeParams(Operation *alloc, ArrayAttr params,
+                             MutableOperandRange sizes) {
+  OpBuilder b(alloc);
+  SmallVector<Value> values;
+  for (Attribute a : params)
+    values.push_back(ParamOp::create(b, alloc->getLoc(), b.getIndexType(),
+                                     cast<ParamRefAttr>(a).getName()));
+  sizes.assign(values);
+  alloc->removeAttr("size_params");
+}
+
+/// A loop from 0 by 1 written without its lower bound and step: the two
+/// constants, before it.
+static void expandLoopBounds(PipelinedOp loop) {
+  OpBuilder b(loop);
+  loop.getLowerMutable().assign(
+      arith::ConstantIndexOp::create(b, loop.getLoc(), 0));
+  loop.getStepMutable().assign(
+      arith::ConstantIndexOp::create(b, loop.getLoc(), 1));
+}
+
 void tile::expandShorthands(Operation *root) {
   SmallVector<LetOp> lets;
   SmallVector<CopyOp> staged;
   SmallVector<IndexOp> casts;
   SmallVector<GemmOp> gemms;
+  SmallVector<PipelinedOp> loops;
+  SmallVector<Operation *> sized;
   root->walk([&](Operation *op) {
+    if (op->hasAttr("size_params"))
+      sized.push_back(op);
+    if (auto loop = dyn_cast<PipelinedOp>(op); loop && !loop.getLower())
+      loops.push_back(loop);
     if (auto gemm = dyn_cast<GemmOp>(op); gemm && gemm.hasParametricTranspose())
       gemms.push_back(gemm);
     if (auto let = dyn_cast<LetOp>(op))
@@ -243,6 +274,14 @@ void tile::expandShorthands(Operation *root) {
     expandStaging(copy);
   for (GemmOp gemm : gemms)
     expandGemmFlags(gemm);
+  for (PipelinedOp loop : loops)
+    expandLoopBounds(loop);
+  for (Operation *op : sized) {
+    if (auto alloc = dyn_cast<AllocSharedOp>(op))
+      expandSizeParams(alloc, *alloc.getSizeParams(), alloc.getSizesMutable());
+    else if (auto alloc = dyn_cast<AllocFragmentOp>(op))
+      expandSizeParams(alloc, *alloc.getSizeParams(), alloc.getSizesMutable());
+  }
 }
 
 namespace {

@@ -133,3 +133,27 @@ tile.kernel @gemm_flags(%C: memref<?x?xf16>) params {TA = false, TB = true}
   %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
   tile.gemm %a, %b, %acc {transpose_a = #tile.param<"TA">, transpose_b = #tile.param<"TB">}
 }
+
+// -----
+
+// Sizes by parameter name become tile.param sizes; a loop from an implied
+// 0 by 1 gets the two constants.
+
+// CHECK-LABEL: tile.kernel @sizes
+// CHECK: %[[BM:.*]] = tile.param "BM" : index
+// CHECK-NEXT: %[[BK:.*]] = tile.param "BK" : index
+// CHECK-NEXT: tile.alloc_shared [%[[BM]], %[[BK]]] : !tile.shared<?x?xf16>
+// CHECK: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT: %[[C1:.*]] = arith.constant 1 : index
+// CHECK-NEXT: tile.pipelined %{{.*}} = %[[C0]] to %{{.*}} step %[[C1]] num_stages 2
+// SPEC-LABEL: tile.kernel @sizes
+// SPEC: tile.alloc_shared : !tile.shared<64x32xf16>
+tile.kernel @sizes(%A: memref<?x?xf16>) params {BM = 64, BK = 32}
+    grid [%A[0] / BM] threads 128 {
+  %kt = arith.constant 4 : index
+  %a = tile.alloc_shared [BM, BK] : !tile.shared<?x?xf16>
+  tile.pipelined %k to %kt num_stages 2 {
+    %c0 = arith.constant 0 : index
+    tile.copy %A[%c0, %c0] -> %a
+  }
+}

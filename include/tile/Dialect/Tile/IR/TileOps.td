@@ -48,6 +48,8 @@ def Tile_GlobalMemRef : MemRefRankOf<[AnyType], [1, 2, 3, 4]>;
 // A size held in an attribute: an integer, or a reference to an integer
 // parameter of the kernel (bound by tile-specialize).
 def Tile_SizeAttr : AnyAttrOf<[I64Attr, Tile_ParamRefAttr]>;
+def Tile_ParamRefArrayAttr : TypedArrayAttrBase<Tile_ParamRefAttr,
+                                                "parameter references">;
 // A flag that is set (a unit attribute) or chosen by a boolean parameter.
 def Tile_FlagAttr : AnyAttrOf<[UnitAttr, Tile_ParamRefAttr]>;
 def Tile_SizeArrayAttr : TypedArrayAttrBase<Tile_SizeAttr, "sizes">;
@@ -341,14 +343,20 @@ def Tile_AllocSharedOp : Tile_Op<"alloc_shared", [
     - alloc_c1: the op is inside a `tile.kernel`, outside `tile.pipelined` and
       `tile.parallel`.
     - alloc_c3: one size is given per `?` dimension, in order (a parametric
-      kernel's tile sizes; `tile-specialize` folds them into the type).
+      kernel's tile sizes; `tile-specialize` folds them into the type):
+      index values, or the names of integer parameters.
 
     Example: `%a = tile.alloc_shared : !tile.shared<128x64xf16>`,
-    `%a = tile.alloc_shared [%bm] : !tile.shared<?x64xf16>`
+    `%a = tile.alloc_shared [%bm] : !tile.shared<?x64xf16>`,
+    `%a = tile.alloc_shared [BM, BK] : !tile.shared<?x?xf16>`
   }];
-  let arguments = (ins Variadic<Index>:$sizes);
+  let arguments = (ins Variadic<Index>:$sizes,
+                       OptionalAttr<Tile_ParamRefArrayAttr>:$size_params);
   let results = (outs Tile_SharedType:$result);
-  let assemblyFormat = "(` ` `[` $sizes^ `]`)? attr-dict `:` custom<TileType>(type($result))";
+  let assemblyFormat = [{
+    `` custom<AllocSizes>($sizes, $size_params) attr-dict `:`
+    custom<TileType>(type($result))
+  }];
   let hasVerifier = 1;
 }
 
@@ -370,9 +378,14 @@ def Tile_AllocFragmentOp : Tile_Op<"alloc_fragment", [
 
     Example: `%acc = tile.alloc_fragment : !tile.fragment<128x128xf32>`
   }];
-  let arguments = (ins Variadic<Index>:$sizes, OptionalAttr<AnyAttr>:$layout);
+  let arguments = (ins Variadic<Index>:$sizes,
+                       OptionalAttr<Tile_ParamRefArrayAttr>:$size_params,
+                       OptionalAttr<AnyAttr>:$layout);
   let results = (outs Tile_FragmentType:$result);
-  let assemblyFormat = "(` ` `[` $sizes^ `]`)? attr-dict `:` custom<TileType>(type($result))";
+  let assemblyFormat = [{
+    `` custom<AllocSizes>($sizes, $size_params) attr-dict `:`
+    custom<TileType>(type($result))
+  }];
   let hasVerifier = 1;
 }
 
@@ -813,7 +826,7 @@ def Tile_ParallelOp : Tile_Op<"parallel", [AttrSizedOperandSegments,
   }];
 }
 
-def Tile_PipelinedOp : Tile_Op<"pipelined", [
+def Tile_PipelinedOp : Tile_Op<"pipelined", [AttrSizedOperandSegments,
     SingleBlockImplicitTerminator<"YieldOp">]> {
   let summary = "a serial loop whose copies overlap its compute";
   let description = [{
@@ -834,10 +847,16 @@ def Tile_PipelinedOp : Tile_Op<"pipelined", [
     arguments, block ids and constants, since the producer computes them
     apart from the body.
 
+    `tile.pipelined %k to %kt ...` leaves out the lower bound and the
+    step: the loop runs from 0 by 1 (tile-expand-shorthands writes the
+    constants).
+
     Constraints:
     - pipelined_c1: `num_stages` is 1 to 64.
     - pipelined_c2: a constant `step` is positive.
     - pipelined_c3: a constant `warp_specialize` is 0, 1, false or true.
+    - pipelined_c4: the lower bound and the step are both given or both
+      left out.
 
     Example:
     ```mlir
@@ -846,8 +865,8 @@ def Tile_PipelinedOp : Tile_Op<"pipelined", [
     }
     ```
   }];
-  let arguments = (ins Index:$lower, Index:$upper, Index:$step,
-                       Tile_SizeAttr:$num_stages,
+  let arguments = (ins Optional<Index>:$lower, Index:$upper,
+                       Optional<Index>:$step, Tile_SizeAttr:$num_stages,
                        OptionalAttr<Tile_SizeAttr>:$warp_specialize);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;

@@ -18,7 +18,10 @@ def TileExpandShorthands : Pass<"tile-expand-shorthands"> {
     `tile.index` of an integer type into `tile.index` and
     `arith.index_cast`; a `tile.gemm` whose transpose a parameter chooses
     into the gemm with the flag and the gemm without it, under `scf.if` on
-    the parameter. `tile-specialize` runs it first.
+    the parameter; an allocation sized by parameter names
+    (`[BM, BK]`) into one with `tile.param` sizes; a `tile.pipelined`
+    without lower bound and step into one from 0 by 1. `tile-specialize`
+    runs it first.
 
     Before:
     ```mlir
