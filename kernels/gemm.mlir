@@ -29,11 +29,9 @@
 
 tile.kernel @gemm(%A: memref<?x?x!tile.param<"T">>, %B: memref<?x?x!tile.param<"T">>,
                   %C: memref<?x?x!tile.param<"TC">>)
-    params {BM = 128 in [64, 128, 256], BN = 256 in [64, 128, 192, 256],
-            BK = 64 in [64, 128], STAGES = 3 in [2, 3, 4, 5, 6],
-            THREADS = 256 in [128, 256], TMA_STORE = true in [true, false],
-            WS = false, TRANS_B = false, T = f16 in [f16, bf16],
-            TC = f16 in [f16, bf16, f32]}
+    params {BM = 128 in [64, 128, 256], BN = 256 in [64, 128, 192, 256], BK = 64 in [64, 128],
+            STAGES = 3 in [2, 3, 4, 5, 6], THREADS = 256 in [128, 256], WS = false, TRANS_B = false,
+            TMA_STORE = true in [true, false], T = f16 in [f16, bf16], TC = f16 in [f16, bf16, f32]}
     where [BM mod (THREADS floordiv 2) == 0]
     grid [%C[1] / BN, %C[0] / BM] threads THREADS
     requires [%B[0] * (1 - TRANS_B) + %B[1] * TRANS_B == %A[1], %C[0] == %A[0],
