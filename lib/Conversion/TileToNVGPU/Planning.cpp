@@ -497,17 +497,8 @@ LogicalResult KernelPlanner::planCopies() {
                     "tiles only");
       path = srcFrag ? CopyPath::FragmentToShared : CopyPath::SharedToFragment;
     } else if ((dstFrag && srcGlobal) || (srcFrag && dstGlobal)) {
-      Type g =
-          cast<MemRefType>((srcGlobal ? src : dst).getType()).getElementType();
-      Type f =
-          cast<FragmentType>((srcFrag ? src : dst).getType()).getElementType();
-      if (!isa<FloatType>(g) || !isa<FloatType>(f)) {
-        copy.emitOpError("copies between global memory and fragments of "
-                         "float elements only on ")
-            << target.getChip() << "; got a fragment of " << f
-            << " and a memref of " << g;
-        return WalkResult::interrupt();
-      }
+      // Floats convert on the way (f16 <-> f32, ...); integers, of one
+      // type on both sides (copy_c8), move as they are.
       path = dstFrag ? CopyPath::GlobalToFragment : CopyPath::FragmentToGlobal;
     } else if (srcFrag && dstFrag) {
       if (!plan.fragments.find(src)->second.sameMapping(

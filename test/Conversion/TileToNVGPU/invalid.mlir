@@ -168,15 +168,6 @@ tile.kernel @store_pipelined_tile(%A: memref<?x?xf16>, %C: memref<?x?xf16>) grid
 
 // -----
 
-tile.kernel @int_store(%C: memref<?x?xi32>) grid [1] threads 128 {
-  %c0 = arith.constant 0 : index
-  %c = tile.alloc_fragment : !tile.fragment<64x64xi32>
-  // expected-error @+1 {{copies between global memory and fragments of float elements only on sm_90a; got a fragment of 'i32' and a memref of 'i32'}}
-  tile.copy %c -> %C[%c0, %c0] : !tile.fragment<64x64xi32> -> memref<?x?xi32>
-}
-
-// -----
-
 tile.kernel @nested(%A: memref<?x?xf16>) grid [1] threads 128 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

@@ -1,0 +1,51 @@
+// Row-wise int8 quantisation, the two ends of a weight-only int8 GEMM:
+// Q = clamp(round(X / s), -127, 127) with s the row's scale, and back,
+// Y = Q * s. X and Y are T (f16 or bf16), Q is i8, S holds one f32 scale
+// per row. Integer fragments move between memory and registers as they
+// are (16 per access); the conversions happen in the tile.parallel
+// bodies. Any shape: the copies mask the edges.
+
+tile.kernel @quantize(%X: memref<?x?x!tile.param<"T">>, %S: memref<?xf32>,
+                      %Q: memref<?x?xi8>)
+    params {ROWS = 16, COLS = 256, THREADS = 128, T = f16}
+    grid [%X[1] / COLS, %X[0] / ROWS] threads THREADS
+    requires [%S[0] == %X[0], %Q[0] == %X[0], %Q[1] == %X[1]] {
+  %i0, %j0 = tile.let block_id.y * ROWS, block_id.x * COLS
+  %lo, %hi = tile.let -127.0, 127.0 : f32, f32
+  %x = tile.alloc_fragment [ROWS, COLS] : !tile.fragment<?x?xf32>
+  %s = tile.alloc_fragment [ROWS] : !tile.fragment<?xf32>
+  %q = tile.alloc_fragment [ROWS, COLS] : !tile.fragment<?x?xi8>
+  tile.copy %X[%i0, %j0] -> %x
+  tile.copy %S[%i0] -> %s
+  tile.parallel ins(%v = %x, %sc = %s[0]) outs(%o = %q) {
+    %d = arith.divf %v, %sc : f32
+    %r = math.roundeven %d : f32
+    %c = arith.maximumf %r, %lo : f32
+    %c2 = arith.minimumf %c, %hi : f32
+    arith.fptosi %c2 : f32 to i8
+  }
+  tile.copy %q -> %Q[%i0, %j0]
+}
+
+tile.kernel @dequantize(%Q: memref<?x?xi8>, %S: memref<?xf32>,
+                        %Y: memref<?x?x!tile.param<"T">>)
+    params {ROWS = 16, COLS = 256, THREADS = 128, T = f16}
+    grid [%Q[1] / COLS, %Q[0] / ROWS] threads THREADS
+    requires [%S[0] == %Q[0], %Y[0] == %Q[0], %Y[1] == %Q[1]] {
+  %i0, %j0 = tile.let block_id.y * ROWS, block_id.x * COLS
+  %q = tile.alloc_fragment [ROWS, COLS] : !tile.fragment<?x?xi8>
+  %s = tile.alloc_fragment [ROWS] : !tile.fragment<?xf32>
+  %y = tile.alloc_fragment [ROWS, COLS] : !tile.fragment<?x?xf32>
+  tile.copy %Q[%i0, %j0] -> %q
+  tile.copy %S[%i0] -> %s
+  tile.parallel ins(%v = %q, %sc = %s[0]) outs(%o = %y) {
+    %f = arith.sitofp %v : i8 to f32
+    arith.mulf %f, %sc : f32
+  }
+  tile.copy %y -> %Y[%i0, %j0]
+}
+
+tile.instance @quantize_f16 = @quantize {}
+tile.instance @quantize_bf16 = @quantize {T = bf16}
+tile.instance @dequantize_f16 = @dequantize {}
+tile.instance @dequantize_bf16 = @dequantize {T = bf16}
