@@ -45,7 +45,35 @@ tile.kernel @dequantize(%Q: memref<?x?xi8>, %S: memref<?xf32>,
   tile.copy %y -> %Y[%i0, %j0]
 }
 
+// Dequantisation as a weight-only GEMM's main loop reads its weights: the
+// int8 tiles arrive by TMA through a STAGES-deep ring, and each iteration
+// reads its stage into registers and converts it there. Rows of Q must be
+// 16-byte aligned (TMA): K a multiple of 16.
+tile.kernel @dequantize_pipelined(%Q: memref<?x?xi8>, %S: memref<?xf32>,
+                                  %Y: memref<?x?x!tile.param<"T">>)
+    params {ROWS = 64, COLS = 128, STAGES = 3, THREADS = 128, T = f16}
+    grid [%Q[0] / ROWS] threads THREADS
+    requires [%S[0] == %Q[0], %Y[0] == %Q[0], %Y[1] == %Q[1]] {
+  %i0, %kt = tile.let block_id.x * ROWS, %Q[1] ceildiv COLS
+  %qs = tile.alloc_shared [ROWS, COLS] : !tile.shared<?x?xi8>
+  %q = tile.alloc_fragment [ROWS, COLS] : !tile.fragment<?x?xi8>
+  %s = tile.alloc_fragment [ROWS] : !tile.fragment<?xf32>
+  %y = tile.alloc_fragment [ROWS, COLS] : !tile.fragment<?x?xf32>
+  tile.copy %S[%i0] -> %s
+  tile.pipelined %k to %kt num_stages STAGES {
+    %k0 = tile.let %k * COLS
+    tile.copy %Q[%i0, %k0] -> %qs
+    tile.copy %qs -> %q
+    tile.parallel ins(%v = %q, %sc = %s[0]) outs(%o = %y) {
+      %f = arith.sitofp %v : i8 to f32
+      arith.mulf %f, %sc : f32
+    }
+    tile.copy %y -> %Y[%i0, %k0]
+  }
+}
+
 tile.instance @quantize_f16 = @quantize {}
 tile.instance @quantize_bf16 = @quantize {T = bf16}
 tile.instance @dequantize_f16 = @dequantize {}
 tile.instance @dequantize_bf16 = @dequantize {T = bf16}
+tile.instance @dequantize_pipelined_f16 = @dequantize_pipelined {}

@@ -1,8 +1,9 @@
 """kernels/examples/quantize.mlir on the GPU (int8-gpu.test): row-wise int8
 quantisation Q = clamp(round(X / s), -127, 127) and dequantisation
 Y = Q * s, on shapes that are and are not multiples of the tiles (rows of
-odd byte lengths take the masked paths), against torch computing the same
-in f32. Both are exact: every element must match.
+odd byte lengths take the masked paths), and dequantisation through a
+pipelined TMA ring read into registers, against torch computing the same
+in f32. All are exact: every element must match.
 
 Usage: int8_gpu_test.py KERNELS_DIR
 """
@@ -36,5 +37,17 @@ for suffix, dtype in (("f16", torch.float16), ("bf16", torch.bfloat16)):
         failed += not ok
         print(f"int8 {suffix} {m}x{k}: "
               f"{'ok' if ok else f'FAILED {bad_q} q, {bad_y} y differ'}")
+# The pipelined form: int8 tiles through a TMA ring, read into registers
+# from the stage of each iteration (K a multiple of 16 for TMA).
+pipelined = module.kernel("dequantize_pipelined_f16")
+for n, k in ((64, 128), (300, 1040), (129, 4096)):
+    q = torch.randint(-127, 128, (n, k), device="cuda", dtype=torch.int8)
+    s = torch.rand(n, device="cuda") / 64 + 1e-3
+    y = torch.full((n, k), float("nan"), device="cuda", dtype=torch.float16)
+    pipelined.launch(q, s, y)
+    ref = (q.float() * s[:, None]).to(torch.float16)
+    bad = (y.view(torch.int16) != ref.view(torch.int16)).sum().item()
+    failed += bad != 0
+    print(f"int8 pipelined {n}x{k}: {'ok' if bad == 0 else f'FAILED {bad} differ'}")
 print(f"int8: {failed} failed")
 sys.exit(1 if failed else 0)

@@ -440,17 +440,24 @@ LogicalResult KernelEmitter::copySharedFragment(CopyOp op, bool store) {
   ValueRange offsets = store ? op.getDestOffsets() : op.getSourceOffsets();
   Fragment f = fragment(frag);
   const SharedTilePlan &p = plan.sharedTiles.lookup(tile);
-  const RegisterLayout &layout = f.layout; // 2-d, p single-stage (planCopies)
+  const RegisterLayout &layout = f.layout; // 2-d (planCopies)
   Type t = cast<SharedType>(tile.getType()).getElementType();
   Type fragT = cast<FragmentType>(frag.getType()).getElementType();
   int64_t eltBytes = p.eltBytes();
   auto space =
       gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
+  // A pipelined tile is read from the stage of the iteration being lowered
+  // (inside the loop that fills it: planCopies).
+  Value shift = index(p.offset);
+  if (p.stages > 1)
+    shift = arith::AddIOp::create(
+        b, l, shift,
+        arith::MulIOp::create(b, l, currentStage, index(p.stageBytes())));
   Value flat = memref::ViewOp::create(
       b, l,
       MemRefType::get({p.stageBytes() / eltBytes}, t,
                       MemRefLayoutAttrInterface(), space),
-      sharedBase, index(p.offset), ValueRange{});
+      sharedBase, shift, ValueRange{});
   // A vector stays inside one 16-byte chunk (the unit the swizzle moves)
   // only if the window starts on a multiple of its width.
   int64_t v = vectorWidth(layout, eltBytes);

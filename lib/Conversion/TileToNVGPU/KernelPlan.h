@@ -127,6 +127,10 @@ bool isEmitted(Operation *op);
 bool isTmaStore(CopyOp copy);
 /// A global-to-shared copy other than a row copy: a TMA load.
 bool isTmaLoad(CopyOp copy);
+/// The innermost tile.pipelined loop around `op` whose body copies from
+/// global memory into the shared tile `tile` (the loop whose current stage
+/// `op` reads), or null.
+PipelinedOp fillingLoop(Operation *op, Value tile);
 /// A copy of a global row into a row of a shared tile (copy_c6): cp.async.
 bool isAsyncRowCopy(CopyOp copy);
 

@@ -491,10 +491,21 @@ LogicalResult KernelPlanner::planCopies() {
                (plan.sharedTiles.count(src) && dstFrag)) {
       const RegisterLayout &f =
           plan.fragments.find(srcFrag ? src : dst)->second;
-      if (f.rank() != 2 ||
-          plan.sharedTiles.lookup(srcFrag ? dst : src).stages != 1)
-        return fail("copies 2-d fragments to and from single-stage shared "
-                    "tiles only");
+      if (f.rank() != 2)
+        return fail("copies 2-d fragments to and from shared tiles only");
+      Value tile = srcFrag ? dst : src;
+      if (plan.sharedTiles.lookup(tile).stages != 1) {
+        // A pipelined tile is read in the loop that fills it, from the
+        // stage of the iteration (the loop waited for its loads); the
+        // copy engine alone writes it.
+        if (srcFrag)
+          return fail("writes a pipelined shared tile from registers; "
+                      "only the loop's copies from global memory fill it");
+        if (!fillingLoop(copy, tile))
+          return fail("reads a pipelined shared tile outside the "
+                      "tile.pipelined loop that fills it, where no stage "
+                      "is current");
+      }
       path = srcFrag ? CopyPath::FragmentToShared : CopyPath::SharedToFragment;
     } else if ((dstFrag && srcGlobal) || (srcFrag && dstGlobal)) {
       // Floats convert on the way (f16 <-> f32, ...); integers, of one
@@ -516,6 +527,16 @@ LogicalResult KernelPlanner::planCopies() {
     return WalkResult::advance();
   });
   return failure(walk.wasInterrupted());
+}
+
+PipelinedOp tile::fillingLoop(Operation *op, Value tile) {
+  auto loop = op->getParentOfType<PipelinedOp>();
+  if (!loop)
+    return nullptr;
+  for (auto copy : loop.getBody().getOps<CopyOp>())
+    if (copy.getDest() == tile && isa<MemRefType>(copy.getSource().getType()))
+      return loop;
+  return nullptr;
 }
 
 /// Checks what the reduction lowering needs of each tile.reduce: float

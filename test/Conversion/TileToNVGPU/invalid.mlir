@@ -297,7 +297,23 @@ tile.kernel @parallel_shared_output(%A: memref<?x?xf16>) grid [1] threads 128 {
 
 // -----
 
-tile.kernel @fragment_from_staged_tile(%A: memref<?x?xf16>) grid [1] threads 128 {
+tile.kernel @fragment_into_staged_tile(%A: memref<?x?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  %f = tile.alloc_fragment : !tile.fragment<64x64xf16>
+  tile.fill %f, 0.0 : !tile.fragment<64x64xf16>
+  tile.pipelined %k = %c0 to %c4 step %c1 num_stages 2 {
+    tile.copy %A[%c0, %k] -> %a : memref<?x?xf16> -> !tile.shared<64x64xf16>
+    // expected-error @+1 {{writes a pipelined shared tile from registers; only the loop's copies from global memory fill it}}
+    tile.copy %f -> %a : !tile.fragment<64x64xf16> -> !tile.shared<64x64xf16>
+  }
+}
+
+// -----
+
+tile.kernel @staged_tile_after_loop(%A: memref<?x?xf16>) grid [1] threads 128 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -305,9 +321,9 @@ tile.kernel @fragment_from_staged_tile(%A: memref<?x?xf16>) grid [1] threads 128
   %f = tile.alloc_fragment : !tile.fragment<64x64xf16>
   tile.pipelined %k = %c0 to %c4 step %c1 num_stages 2 {
     tile.copy %A[%c0, %k] -> %a : memref<?x?xf16> -> !tile.shared<64x64xf16>
-    // expected-error @+1 {{copies 2-d fragments to and from single-stage shared tiles only}}
-    tile.copy %a -> %f : !tile.shared<64x64xf16> -> !tile.fragment<64x64xf16>
   }
+  // expected-error @+1 {{reads a pipelined shared tile outside the tile.pipelined loop that fills it, where no stage is current}}
+  tile.copy %a -> %f : !tile.shared<64x64xf16> -> !tile.fragment<64x64xf16>
 }
 
 // -----
