@@ -467,6 +467,23 @@ tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
 // -----
 
 tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  %f = tile.alloc_fragment : !tile.fragment<64x64xf16>
+  %c = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  tile.pipelined %k = %c0 to %c4 step %c1 num_stages 2 {
+    tile.fill %f, 1.0 : !tile.fragment<64x64xf16>
+    tile.copy %f -> %a : !tile.fragment<64x64xf16> -> !tile.shared<64x64xf16>
+    // expected-error @+1 {{gemm_c5: in_flight, but 'tile.copy' writes A in the loop body, which the next iteration would do while the gemm still reads it}}
+    tile.gemm %a, %a, %c {in_flight} : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
+  }
+}
+
+// -----
+
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
   %c = tile.alloc_fragment : !tile.fragment<64x64xf32>
   // expected-error @+1 {{mma_wait_c1: pending must not be negative, got -1}}
   tile.mma_wait -1, %c : !tile.fragment<64x64xf32>

@@ -10,6 +10,7 @@
 #include "tile/Dialect/Tile/IR/TileParams.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -33,6 +34,28 @@ std::string GemmOp::whyNotInFlight() {
       return (Twine("'") + user->getName().getStringRef() +
               "' touches C in the loop body outside a branch after the gemm")
           .str();
+  }
+  // The tensor cores read A and B until the group completes: an operand
+  // the body writes (other than by the loop's loads from global memory,
+  // which rotate through stages) would be overwritten by the next
+  // iteration while this group still reads it.
+  for (auto [name, operand] :
+       {std::pair<StringRef, Value>{"A", getA()}, {"B", getB()}}) {
+    for (Operation *user : operand.getUsers()) {
+      if (user == getOperation() || !loop->isAncestor(user))
+        continue;
+      auto copy = dyn_cast<CopyOp>(user);
+      if (copy && copy.getDest() == operand &&
+          isa<MemRefType>(copy.getSource().getType()))
+        continue;
+      auto effects = dyn_cast<MemoryEffectOpInterface>(user);
+      if (!effects || effects.getEffectOnValue<MemoryEffects::Write>(operand))
+        return (Twine("'") + user->getName().getStringRef() + "' writes " +
+                name +
+                " in the loop body, which the next iteration would do while "
+                "the gemm still reads it")
+            .str();
+    }
   }
   return "";
 }

@@ -69,3 +69,40 @@ tile.kernel @completed(%A: memref<?x?xf16>, %C: memref<?x?xf32>) grid [1] thread
     }
   }
 }
+
+// -----
+
+// Not kept: the body writes B from registers (dequantised weights) and A
+// in registers; in flight, the next iteration would overwrite an operand
+// the tensor cores still read. Loads from global memory rotate through the
+// ring's stages and do not count.
+// CHECK-LABEL: tile.kernel @written_operands
+// CHECK-NOT: in_flight
+tile.kernel @written_operands(%X: memref<?x?xf16>, %W: memref<?x?xi8>,
+                              %C: memref<?x?xf32>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %x = tile.alloc_shared : !tile.shared<64x64xf16>
+  %ws = tile.alloc_shared : !tile.shared<64x64xi8>
+  %wq = tile.alloc_fragment : !tile.fragment<64x64xi8>
+  %wf = tile.alloc_fragment : !tile.fragment<64x64xf16>
+  %b = tile.alloc_shared : !tile.shared<64x64xf16>
+  %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  tile.pipelined %k = %c0 to %c4 step %c1 num_stages 2 {
+    tile.copy %X[%c0, %k] -> %x
+    tile.copy %W[%c0, %k] -> %ws
+    tile.copy %ws -> %wq
+    tile.parallel ins(%q = %wq) outs(%o = %wf) { arith.sitofp %q : i8 to f16 }
+    tile.copy %wf -> %b
+    tile.gemm %x, %b, %acc {transpose_b}
+  }
+  tile.pipelined %k = %c0 to %c4 step %c1 num_stages 2 {
+    tile.copy %W[%c0, %k] -> %ws
+    tile.copy %ws -> %wq
+    tile.parallel ins(%q = %wq) outs(%o = %wf) { arith.sitofp %q : i8 to f16 }
+    tile.copy %X[%c0, %k] -> %x
+    tile.gemm %wf, %x, %acc {transpose_b}
+  }
+  tile.copy %acc -> %C[%c0, %c0]
+}

@@ -613,7 +613,10 @@ def Tile_GemmOp : Tile_Op<"gemm"> {
     - gemm_c4: C's element type is f32.
     - gemm_c5: an `in_flight` gemm is directly in a `tile.pipelined` body,
       and the body's other ops touch C only inside an `scf.if` after it
-      (anything else would read or write C while it is being computed).
+      (anything else would read or write C while it is being computed),
+      and write A and B only by the loop's copies from global memory
+      (which rotate through stages; a write from registers would change
+      an operand the tensor cores still read).
     - gemm_c6: 8-bit A and B are K-major, the only layout in which tensor
       cores read them: A a shared tile without `transpose_a`, B a shared
       tile with `transpose_b` (N×K).
