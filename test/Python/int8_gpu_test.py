@@ -5,7 +5,11 @@ odd byte lengths take the masked paths), and dequantisation through a
 pipelined TMA ring read into registers, against torch computing the same
 in f32. All are exact: every element must match.
 
-Usage: int8_gpu_test.py KERNELS_DIR
+and the weight-only GEMM of kernels/examples/gemm_w8a16.mlir against the
+fp32 product of the same values. With --time, the GEMM against torch's
+fp16 GEMM on the dequantised weights, in alternating rounds.
+
+Usage: int8_gpu_test.py KERNELS_DIR [--time]
 """
 import sys
 
@@ -49,5 +53,38 @@ for n, k in ((64, 128), (300, 1040), (129, 4096)):
     bad = (y.view(torch.int16) != ref.view(torch.int16)).sum().item()
     failed += bad != 0
     print(f"int8 pipelined {n}x{k}: {'ok' if bad == 0 else f'FAILED {bad} differ'}")
+# The weight-only GEMM: C = X . (Q * s)^T against the fp32 product of the
+# same values (the int8 weights are exact in T; the error is the output's
+# rounding).
+w8 = rt.load(tm.compile(f"{kernels_dir}/examples/gemm_w8a16.mlir"))
+for suffix, dtype in (("f16", torch.float16), ("bf16", torch.bfloat16)):
+    kernel = w8.kernel(f"gemm_w8a16_{suffix}")
+    for m, n, k in ((64, 64, 128), (16, 300, 1040), (130, 520, 4096)):
+        x = torch.randn(m, k, device="cuda").to(dtype)
+        q = torch.randint(-127, 128, (n, k), device="cuda", dtype=torch.int8)
+        s = torch.rand(n, device="cuda") / (64 * k ** 0.5) + 1e-4
+        c = torch.full((m, n), float("nan"), device="cuda", dtype=dtype)
+        kernel.launch(x, q, s, c)
+        ref = x.float() @ (q.float() * s[:, None]).t()
+        err = ((c.float() - ref).norm() / ref.norm()).item()
+        ok = err < 1e-2
+        failed += not ok
+        print(f"w8a16 {suffix} {m}x{n}x{k}: "
+              f"{'ok' if ok else f'FAILED rel {err:.3g}'}")
+if "--time" in sys.argv:
+    from tile_mlir.timing import l2_flush, time_in_turns
+    flush = l2_flush()
+    for m, n, k in ((1, 4096, 4096), (16, 11008, 4096), (128, 4096, 4096)):
+        x = torch.randn(m, k, device="cuda", dtype=torch.float16)
+        q = torch.randint(-127, 128, (n, k), device="cuda", dtype=torch.int8)
+        s = torch.rand(n, device="cuda") / 1000
+        w = (q.float() * s[:, None]).half()
+        c = torch.empty(m, n, device="cuda", dtype=torch.float16)
+        ours = w8.kernel("gemm_w8a16_f16").prepare(x, q, s, c)
+        peer = lambda: x @ w.t()  # noqa: E731
+        t = [time_in_turns([ours, peer], flush=flush) for _ in range(3)]
+        o, p = (sorted(v[i] for v in t)[1] for i in range(2))
+        print(f"time w8a16 {m}x{n}x{k}: ours {o * 1e3:.1f} us, torch fp16 "
+              f"{p * 1e3:.1f} us, peer/ours {p / o:.3f}")
 print(f"int8: {failed} failed")
 sys.exit(1 if failed else 0)
