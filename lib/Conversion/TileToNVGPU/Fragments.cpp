@@ -79,10 +79,11 @@ static int64_t vectorWidth(const RegisterLayout &layout, int64_t eltBytes) {
   return 1;
 }
 
-LogicalResult
-KernelEmitter::lowerGlobalAccess(Location l, Value frag, Value memref,
-                                 ValueRange offsets, bool load,
-                                 std::optional<AtomicKind> atomic) {
+LogicalResult KernelEmitter::lowerGlobalAccess(Location l, Value frag,
+                                               Value memref, ValueRange offsets,
+                                               bool load,
+                                               std::optional<AtomicKind> atomic,
+                                               ValueRange bounds) {
   Fragment f = fragment(frag);
   const RegisterLayout &layout = f.layout;
   auto memType = cast<MemRefType>(memref.getType());
@@ -92,8 +93,13 @@ KernelEmitter::lowerGlobalAccess(Location l, Value frag, Value memref,
   int64_t rank = layout.rank();
   int64_t lead = memType.getRank() - rank; // dimensions the tile does not span
   SmallVector<Value> dims, base;
-  for (int64_t d = 0; d < memType.getRank(); ++d)
+  for (int64_t d = 0; d < memType.getRank(); ++d) {
     dims.push_back(memref::DimOp::create(b, l, view, d));
+    // A bound clips the extent (signed: a negative one leaves nothing).
+    if (!bounds.empty())
+      dims.back() =
+          arith::MinSIOp::create(b, l, dims.back(), map.lookup(bounds[d]));
+  }
   for (int64_t d = 0; d < rank; ++d)
     base.push_back(
         arith::AddIOp::create(b, l, map.lookup(offsets[lead + d]),
@@ -583,10 +589,12 @@ LogicalResult KernelEmitter::lowerCopy(CopyOp op) {
     return copySharedFragment(op, /*store=*/false);
   case CopyPath::GlobalToFragment:
     return lowerGlobalAccess(op.getLoc(), op.getDest(), op.getSource(),
-                             op.getSourceOffsets(), /*load=*/true);
+                             op.getSourceOffsets(), /*load=*/true,
+                             /*atomic=*/{}, op.getBounds());
   case CopyPath::FragmentToGlobal:
     return lowerGlobalAccess(op.getLoc(), op.getSource(), op.getDest(),
-                             op.getDestOffsets(), /*load=*/false);
+                             op.getDestOffsets(), /*load=*/false,
+                             /*atomic=*/{}, op.getBounds());
   case CopyPath::FragmentToFragment:
     break;
   }

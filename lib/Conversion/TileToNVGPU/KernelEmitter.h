@@ -146,10 +146,12 @@ private:
   LogicalResult lowerPrint(PrintOp op);
   /// Copies between global memory and the fragment `frag` (at `offsets`
   /// of `memref`), either way, or with `atomic` combines the fragment into
-  /// global memory.
+  /// global memory. `bounds`, when given (one per memref dimension), clip
+  /// the memref's extent (copy_c10).
   LogicalResult lowerGlobalAccess(Location l, Value frag, Value memref,
                                   ValueRange offsets, bool load,
-                                  std::optional<AtomicKind> atomic = {});
+                                  std::optional<AtomicKind> atomic = {},
+                                  ValueRange bounds = {});
   /// Issues the TMA stores of `copy` (all panels) from one thread.
   void emitTmaStore(CopyOp copy);
   /// A global row into a row of a shared tile, with cp.async (copy_c6).

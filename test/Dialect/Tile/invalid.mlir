@@ -1142,6 +1142,36 @@ tile.kernel @k(%X: memref<?x?xi8>) grid [1] threads 128 {
 
 // -----
 
+// Bounds clip copies between global memory and fragments, one per memref
+// dimension.
+tile.kernel @k(%X: memref<?x?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %s = tile.alloc_shared : !tile.shared<64x64xf16>
+  // expected-error @+1 {{copy_c10: bounds clip copies between global memory and a fragment (not through a shared tile)}}
+  tile.copy %X[%c0, %c0] -> %s bounds [%c0, %c0] : memref<?x?xf16> -> !tile.shared<64x64xf16>
+}
+
+// -----
+
+tile.kernel @k(%X: memref<?x?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %f = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  // expected-error @+1 {{copy_c10: 1 bounds for a memref of rank 2; give one per dimension}}
+  tile.copy %X[%c0, %c0] -> %f bounds [%c0] : memref<?x?xf16> -> !tile.fragment<64x64xf32>
+}
+
+// -----
+
+tile.kernel @k(%X: memref<?x?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %f = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  %s = tile.alloc_shared : !tile.shared<64x64xf16>
+  // expected-error @+1 {{copy_c10: bounds clip copies between global memory and a fragment (not through a shared tile)}}
+  tile.copy %f -> %X[%c0, %c0] bounds [%c0, %c0] through %s : !tile.fragment<64x64xf32> -> memref<?x?xf16> through !tile.shared<64x64xf16>
+}
+
+// -----
+
 // `true` and `false` name the warp-specialisation flag too.
 tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
   %c0 = arith.constant 0 : index

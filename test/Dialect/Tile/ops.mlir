@@ -56,6 +56,8 @@ tile.kernel @all_ops(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf3
   }
   // CHECK: tile.copy %{{.*}} -> %[[C]][%{{.*}}, %{{.*}}] : !tile.fragment<64x128xf32> -> memref<?x?xf32>
   tile.copy %acc -> %C[%bx, %bz] : !tile.fragment<64x128xf32> -> memref<?x?xf32>
+  // CHECK: tile.copy %{{.*}} -> %[[C]][%{{.*}}, %{{.*}}] bounds [%{{.*}}, %{{.*}}] : !tile.fragment<64x128xf32> -> memref<?x?xf32>
+  tile.copy %acc -> %C[%bx, %bz] bounds [%c8, %bz] : !tile.fragment<64x128xf32> -> memref<?x?xf32>
 }
 
 // Layouts and tile.index round-trip.

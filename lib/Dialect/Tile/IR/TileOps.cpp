@@ -734,8 +734,28 @@ static LogicalResult verifyStaging(CopyOp op) {
   return success();
 }
 
+/// copy_c10: bounds clip a copy between global memory and a fragment, one
+/// per memref dimension.
+static LogicalResult verifyBounds(CopyOp op) {
+  if (op.getBounds().empty())
+    return success();
+  auto srcMem = dyn_cast<MemRefType>(op.getSource().getType());
+  auto dstMem = dyn_cast<MemRefType>(op.getDest().getType());
+  bool fragment = isa<FragmentType>(op.getSource().getType()) ||
+                  isa<FragmentType>(op.getDest().getType());
+  if (!(srcMem || dstMem) || !fragment || op.getStaging())
+    return op.emitOpError("copy_c10: bounds clip copies between global "
+                          "memory and a fragment (not through a shared tile)");
+  int64_t rank = (srcMem ? srcMem : dstMem).getRank();
+  if ((int64_t)op.getBounds().size() != rank)
+    return op.emitOpError("copy_c10: ")
+           << op.getBounds().size() << " bounds for a memref of rank " << rank
+           << "; give one per dimension";
+  return success();
+}
+
 LogicalResult CopyOp::verify() {
-  if (failed(verifyStaging(*this)))
+  if (failed(verifyStaging(*this)) || failed(verifyBounds(*this)))
     return failure();
   Type srcType = getSource().getType(), dstType = getDest().getType();
   auto srcMem = dyn_cast<MemRefType>(srcType);

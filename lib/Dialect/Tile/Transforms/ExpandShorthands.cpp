@@ -159,13 +159,13 @@ static void expandStaging(CopyOp copy) {
   Location loc = copy.getLoc();
   auto staged = [&](OpBuilder &b) {
     CopyOp::create(b, loc, copy.getSource(), ValueRange(), copy.getStaging(),
-                   ValueRange(), Value(), Attribute());
+                   ValueRange(), ValueRange(), Value(), Attribute());
     CopyOp::create(b, loc, copy.getStaging(), ValueRange(), copy.getDest(),
-                   copy.getDestOffsets(), Value(), Attribute());
+                   copy.getDestOffsets(), ValueRange(), Value(), Attribute());
   };
   auto direct = [&](OpBuilder &b) {
     CopyOp::create(b, loc, copy.getSource(), ValueRange(), copy.getDest(),
-                   copy.getDestOffsets(), Value(), Attribute());
+                   copy.getDestOffsets(), ValueRange(), Value(), Attribute());
   };
   Attribute flag = copy.getThroughIfAttr();
   if (auto ref = dyn_cast_if_present<ParamRefAttr>(flag)) {

@@ -501,6 +501,12 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
       from it (tile-expand-shorthands writes them). `if FLAG` (0, 1 or a
       boolean parameter) makes the staging a schedule choice: without it
       the fragment is stored directly.
+    - copy_c10: `bounds [%b0, ...]`, one index per memref dimension, clips
+      a copy between global memory and a fragment at bounds known only at
+      run time: an element at or past bound d along dimension d is
+      outside, as if the memref ended there (read as zero, not written).
+      An expert's rows in a grouped GEMM, a sequence's length in a cache.
+      Not with `through` (a TMA store writes whole tiles).
 
     Example:
     ```mlir
@@ -510,18 +516,20 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
     tile.copy %c_s -> %C[%m0, %n0] : !tile.shared<128x256xf16> -> memref<?x?xf16>
     tile.copy %X[%r, %col] -> %row[%k, %c0] : memref<?x?xf16> -> !tile.shared<8x8192xf16>
     tile.copy %acc -> %C[%m0, %n0] through %c_s if TMA_STORE : !tile.fragment<128x256xf32> -> memref<?x?xf16> through !tile.shared<128x256xf16>
+    tile.copy %acc -> %C[%m0, %n0] bounds [%end, %N] : !tile.fragment<128x128xf32> -> memref<?x?xf16>
     ```
   }];
   let arguments = (ins Arg<AnyType, "", [MemRead]>:$source,
                        Variadic<Index>:$source_offsets,
                        Arg<AnyType, "", [MemWrite]>:$dest,
                        Variadic<Index>:$dest_offsets,
+                       Variadic<Index>:$bounds,
                        Arg<Optional<Tile_SharedType>, "",
                            [MemRead, MemWrite]>:$staging,
                        OptionalAttr<Tile_SizeAttr>:$through_if);
   let assemblyFormat = [{
     $source (`[` $source_offsets^ `]`)? `->` $dest (`[` $dest_offsets^ `]`)?
-    attr-dict custom<CopyTail>($staging, $through_if, ref($source),
+    (`bounds` ` ` `[` $bounds^ `]`)? attr-dict custom<CopyTail>($staging, $through_if, ref($source),
                                ref($dest), type($source), type($dest),
                                type($staging))
   }];
