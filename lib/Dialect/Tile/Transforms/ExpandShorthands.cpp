@@ -223,15 +223,15 @@ static void expandIndexCast(IndexOp index) {
 
 /// An allocation sized by parameter names: a tile.param for each, as its
 /// size operands.
-static void expandSizeParams(Operation *alloc, ArrayAttr params,
-                             MutableOperandRange sizes) {
+template <typename AllocOp> static void expandSizeParams(AllocOp alloc) {
   OpBuilder b(alloc);
   SmallVector<Value> values;
+  ArrayAttr params = *alloc.getSizeParams();
   for (Attribute a : params)
-    values.push_back(ParamOp::create(b, alloc->getLoc(), b.getIndexType(),
+    values.push_back(ParamOp::create(b, alloc.getLoc(), b.getIndexType(),
                                      cast<ParamRefAttr>(a).getName()));
-  sizes.assign(values);
-  alloc->removeAttr("size_params");
+  alloc.getSizesMutable().assign(values);
+  alloc.removeSizeParamsAttr();
 }
 
 /// A loop from 0 by 1 written without its lower bound and step: the two
@@ -250,10 +250,15 @@ void tile::expandShorthands(Operation *root) {
   SmallVector<IndexOp> casts;
   SmallVector<GemmOp> gemms;
   SmallVector<PipelinedOp> loops;
-  SmallVector<Operation *> sized;
+  SmallVector<AllocSharedOp> sharedSized;
+  SmallVector<AllocFragmentOp> fragmentSized;
   root->walk([&](Operation *op) {
-    if (op->hasAttr("size_params"))
-      sized.push_back(op);
+    if (auto alloc = dyn_cast<AllocSharedOp>(op);
+        alloc && alloc.getSizeParams())
+      sharedSized.push_back(alloc);
+    if (auto alloc = dyn_cast<AllocFragmentOp>(op);
+        alloc && alloc.getSizeParams())
+      fragmentSized.push_back(alloc);
     if (auto loop = dyn_cast<PipelinedOp>(op); loop && !loop.getLower())
       loops.push_back(loop);
     if (auto gemm = dyn_cast<GemmOp>(op); gemm && gemm.hasParametricTranspose())
@@ -276,12 +281,10 @@ void tile::expandShorthands(Operation *root) {
     expandGemmFlags(gemm);
   for (PipelinedOp loop : loops)
     expandLoopBounds(loop);
-  for (Operation *op : sized) {
-    if (auto alloc = dyn_cast<AllocSharedOp>(op))
-      expandSizeParams(alloc, *alloc.getSizeParams(), alloc.getSizesMutable());
-    else if (auto alloc = dyn_cast<AllocFragmentOp>(op))
-      expandSizeParams(alloc, *alloc.getSizeParams(), alloc.getSizesMutable());
-  }
+  for (AllocSharedOp alloc : sharedSized)
+    expandSizeParams(alloc);
+  for (AllocFragmentOp alloc : fragmentSized)
+    expandSizeParams(alloc);
 }
 
 namespace {
