@@ -4,11 +4,12 @@
 // read 8-bit operands (gemm_c6). gemm.mlir's schedule: one BM x BN tile of C
 // per block, K walked BK elements (one 128-byte panel) at a time through a
 // STAGES-deep pipeline of TMA loads, m64nNk32 wgmma steps, the tile of C
-// staged in shared memory and stored with TMA. Scales (per tensor or per
-// row) are the caller's: C is the unscaled product, in TC.
+// staged in shared memory and stored with TMA. SCALE is the product of the
+// two tensors' scales (torch._scaled_mm's scale_a * scale_b), applied once
+// to the accumulator: C = SCALE . A . W^T, in TC.
 
 tile.kernel @gemm_fp8(%A: memref<?x?x!tile.param<"T">>, %W: memref<?x?x!tile.param<"T">>,
-                      %C: memref<?x?x!tile.param<"TC">>)
+                      %C: memref<?x?x!tile.param<"TC">>, %SCALE: f32)
     params {BM = 128 in [64, 128], BN = 256 in [64, 128, 256], BK = 128 in [128],
             STAGES = 3 in [2, 3, 4], THREADS = 256 in [128, 256],
             T = f8E4M3FN in [f8E4M3FN, f8E5M2], TC = bf16 in [f16, bf16, f32]}
@@ -27,6 +28,7 @@ tile.kernel @gemm_fp8(%A: memref<?x?x!tile.param<"T">>, %W: memref<?x?x!tile.par
     tile.copy %W[%n0, %k0] -> %w
     tile.gemm %a, %w, %acc {transpose_b}
   }
+  tile.parallel outs(%x = %acc) { arith.mulf %x, %SCALE : f32 }
   tile.copy %acc -> %cs
   tile.copy %cs -> %C[%m0, %n0]
 }

@@ -1,9 +1,9 @@
 """kernels/examples/gemm_fp8.mlir on the GPU (fp8-gpu.test): C = A . W^T for
 8-bit float A [M, K] and W [N, K] (f8E4M3FN and f8E5M2, bf16 or f16 out), on
-shapes that are and are not multiples of the tiles, against the fp32
-product of the same 8-bit values (the products are exact in fp32; the
-error is the output's rounding). With --time, against torch._scaled_mm
-(unit scales) in alternating rounds.
+shapes that are and are not multiples of the tiles, with a per-tensor
+scale, against the scaled fp32 product of the same 8-bit values (the
+products are exact in fp32; the error is the output's rounding). With
+--time, against torch._scaled_mm (unit scales) in alternating rounds.
 
 Usage: fp8_gpu_test.py KERNELS_DIR [--time]
 """
@@ -29,8 +29,9 @@ for name, t8, tc in (("gemm_fp8_e4m3", torch.float8_e4m3fn, torch.bfloat16),
         a = torch.randn(m, k, device="cuda").to(t8)
         w = (torch.randn(n, k, device="cuda") / k ** 0.5).to(t8)
         c = torch.full((m, n), float("nan"), device="cuda", dtype=tc)
-        kernel.launch(a, w, c)
-        ref = a.float() @ w.float().t()
+        scale = 0.375  # the product of per-tensor scales
+        kernel.launch(a, w, c, scale)
+        ref = (a.float() @ w.float().t()) * scale
         err = ((c.float() - ref).norm() / ref.norm()).item()
         ok = err < 1e-2
         failed += not ok
@@ -40,7 +41,7 @@ a = torch.zeros(64, 136, device="cuda").to(torch.float8_e4m3fn)[:, :130]
 try:
     module.kernel("gemm_fp8_e4m3").launch(
         a, torch.zeros(64, 130, device="cuda").to(torch.float8_e4m3fn),
-        torch.empty(64, 64, device="cuda", dtype=torch.bfloat16))
+        torch.empty(64, 64, device="cuda", dtype=torch.bfloat16), 1.0)
     print("unaligned K: FAILED, accepted")
     failed += 1
 except tm.TileError as e:
@@ -52,7 +53,7 @@ if "--time" in sys.argv:
         w = torch.randn(n, k, device="cuda").to(torch.float8_e4m3fn)
         c = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
         one = torch.ones((), device="cuda")
-        ours = module.kernel("gemm_fp8_e4m3").prepare(a, w, c)
+        ours = module.kernel("gemm_fp8_e4m3").prepare(a, w, c, 1.0)
         peer = lambda: torch._scaled_mm(a, w.t(), one, one,  # noqa: E731
                                         out_dtype=torch.bfloat16)
         t = [time_in_turns([ours, peer], flush=flush) for _ in range(3)]
