@@ -223,3 +223,73 @@ tile.kernel @loop_bounds(%A: memref<?x?xf16>) grid [1] threads 128 {
     tile.yield
   }) : (index, index) -> ()
 }
+
+// -----
+
+tile.kernel @let_float_expr(%A: memref<?x?xf16>) grid [1] threads 128 {
+  // expected-error @+1 {{let_c1: an integer expression has an integer or index result, got 'f32'}}
+  %a = tile.let 1 + 2 : f32
+}
+
+// -----
+
+tile.kernel @let_malformed(%A: memref<?x?xf16>) grid [1] threads 128 {
+  // expected-error @+1 {{let_c1: a value is [map], [flag, map, map] or [float], got []}}
+  %x = "tile.let"() {leaves = [], values = [[]]} : () -> index
+}
+
+// -----
+
+tile.kernel @let_symbols(%A: memref<?x?xf16>) grid [1] threads 128 {
+  // expected-error @+1 {{let_c1: expected a map of 0 symbols, got affine_map<()[s0] -> (s0)>}}
+  %x = "tile.let"() {leaves = [], values = [[affine_map<()[s0] -> (s0)>]]} : () -> index
+}
+
+// -----
+
+tile.kernel @let_literal_type(%A: memref<?x?xf16>) grid [1] threads 128 {
+  // expected-error @+1 {{let_c1: the literal 1.000000e+00 : f16 must have its result's type 'f32'}}
+  %x = "tile.let"() {leaves = [], values = [[1.0 : f16]]} : () -> f32
+}
+
+// -----
+
+tile.kernel @let_condition(%A: memref<?x?xf16>) grid [1] threads 128 {
+  // expected-error @+1 {{let_c2: a condition is a boolean parameter, got "F"}}
+  %x = "tile.let"() {leaves = [], values = [["F", affine_map<() -> (1)>, affine_map<() -> (2)>]]} : () -> index
+}
+
+// -----
+
+tile.kernel @let_leaf_operand(%A: memref<?x?xf16>) grid [1] threads 128 {
+  // expected-error @+1 {{let_c3: leaf array<i64: 3> names no operand}}
+  %x = "tile.let"() {leaves = [array<i64: 3>], values = [[affine_map<()[s0] -> (s0)>]]} : () -> index
+}
+
+// -----
+
+tile.kernel @let_leaf_index(%A: memref<?x?xf16>) grid [1] threads 128 {
+  // expected-error @+1 {{let_c3: operand #0 is read as an index, but is 'memref<?x?xf16>'}}
+  %x = "tile.let"(%A) {leaves = [array<i64: 0>], values = [[affine_map<()[s0] -> (s0)>]]} : (memref<?x?xf16>) -> index
+}
+
+// -----
+
+tile.kernel @let_block_id(%A: memref<?x?xf16>) grid [1] threads 128 {
+  // expected-error @+1 {{let_c3: unknown block id '"w"'}}
+  %x = "tile.let"() {leaves = ["w"], values = [[affine_map<()[s0] -> (s0)>]]} : () -> index
+}
+
+// -----
+
+tile.kernel @let_leaf_kind(%A: memref<?x?xf16>) grid [1] threads 128 {
+  // expected-error @+1 {{let_c3: unknown leaf 1.000000e+00 : f32}}
+  %x = "tile.let"() {leaves = [1.0 : f32], values = [[affine_map<()[s0] -> (s0)>]]} : () -> index
+}
+
+// -----
+
+tile.kernel @sizes_name(%A: memref<?x?xf16>) grid [1] threads 128 {
+  // expected-error @+1 {{'mod' is not a parameter name}}
+  %a = tile.alloc_shared [mod] : !tile.shared<?x64xf16>
+}
