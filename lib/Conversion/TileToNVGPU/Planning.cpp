@@ -106,19 +106,12 @@ FailureOr<KernelPlan> tile::planKernel(KernelOp kernel,
   return std::move(planner.plan);
 }
 
-/// The source language's shorthands (tile.let, a copy `through` a shared
-/// tile, tile.index of an integer type, a loop from an implied 0) are
-/// expanded by tile-specialize
-/// before any lowering; one left would be lowered as something else. (A
-/// transpose left to a parameter cannot get here: only a parametric kernel
-/// names parameters, and the lowering refuses those.)
+/// The source language's shorthands (isSourceShorthand) are expanded by
+/// tile-specialize before any lowering; one left would be lowered as
+/// something else.
 static LogicalResult checkNoShorthands(KernelOp kernel) {
   WalkResult walk = kernel.walk([](Operation *op) {
-    auto copy = dyn_cast<CopyOp>(op);
-    auto index = dyn_cast<IndexOp>(op);
-    auto loop = dyn_cast<PipelinedOp>(op);
-    if (!isa<LetOp>(op) && !(copy && copy.getStaging()) &&
-        !(index && !index.getType().isIndex()) && !(loop && !loop.getLower()))
+    if (!isSourceShorthand(op))
       return WalkResult::advance();
     op->emitOpError("is a shorthand of the source language; run "
                     "tile-specialize (or tile-expand-shorthands) before "

@@ -178,6 +178,22 @@ static void printReduceTypes(OpAsmPrinter &p, Operation *, Value, Value,
   printOperandTypes(p, {ts, td}, {"->"});
 }
 
+bool tile::isSourceShorthand(Operation *op) {
+  if (auto copy = dyn_cast<CopyOp>(op))
+    return bool(copy.getStaging());
+  if (auto index = dyn_cast<IndexOp>(op))
+    return !index.getType().isIndex();
+  if (auto gemm = dyn_cast<GemmOp>(op))
+    return gemm.hasParametricTranspose();
+  if (auto alloc = dyn_cast<AllocSharedOp>(op))
+    return bool(alloc.getSizeParams());
+  if (auto alloc = dyn_cast<AllocFragmentOp>(op))
+    return bool(alloc.getSizeParams());
+  if (auto loop = dyn_cast<PipelinedOp>(op))
+    return !loop.getLower();
+  return isa<LetOp>(op);
+}
+
 //===----------------------------------------------------------------------===//
 // BlockIdOp
 //===----------------------------------------------------------------------===//

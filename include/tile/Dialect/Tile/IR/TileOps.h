@@ -32,6 +32,13 @@ bool usedWithin(Value v, Operation *scope, Operation *except = nullptr);
 /// that `match` accepts: one that runs again before `op`'s next run.
 bool usedInLoopAround(Value v, Operation *op,
                       llvm::function_ref<bool(Operation *)> match);
+
+/// Whether `op` is a shorthand of the source language, which
+/// tile-expand-shorthands rewrites into the ops it stands for: tile.let, a
+/// copy `through` a shared tile, tile.index of an integer type, a gemm
+/// whose transpose a parameter chooses, an allocation sized by parameter
+/// names, a pipelined loop from an implied 0.
+bool isSourceShorthand(Operation *op);
 } // namespace mlir::tile
 
 #endif // TILE_DIALECT_TILE_IR_TILEOPS_H
