@@ -25,7 +25,6 @@ namespace {
 /// Collects the leaves and operands of one tile.let while it is parsed.
 struct LetParser {
   OpAsmParser &parser;
-  OperationState &result;
   SmallVector<Attribute> leaves;
   SmallVector<std::pair<OpAsmParser::UnresolvedOperand, Type>> operands;
 
@@ -195,7 +194,7 @@ static Attribute withSymbols(Attribute value, unsigned numSymbols) {
 }
 
 ParseResult LetOp::parse(OpAsmParser &parser, OperationState &result) {
-  LetParser let{parser, result, {}, {}};
+  LetParser let{parser, {}, {}};
   SmallVector<Attribute> values;
   SmallVector<SMLoc> valueLocs;
   if (parser.parseCommaSeparatedList([&]() {
@@ -302,11 +301,7 @@ void LetOp::print(OpAsmPrinter &p) {
 /// let_c2: `name` is a parameter of the enclosing kernel, a boolean one
 /// when `flag`.
 static LogicalResult verifyParam(LetOp op, StringRef name, bool flag) {
-  auto kernel = op->getParentOfType<KernelOp>();
-  std::optional<DictionaryAttr> params =
-      kernel ? kernel.getParams() : std::nullopt;
-  auto decl =
-      params ? dyn_cast_or_null<IntegerAttr>(params->get(name)) : IntegerAttr();
+  IntegerAttr decl = getEnclosingIntegerParam(op, name);
   if (!decl)
     return op.emitOpError("let_c2: '")
            << name << "' is not an integer parameter of the enclosing kernel";

@@ -336,12 +336,16 @@ tile::parseBindingText(StringRef text, MLIRContext *ctx, std::string &error) {
 // ParamOp, InstanceOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult ParamOp::verify() {
-  auto kernel = (*this)->getParentOfType<KernelOp>();
+IntegerAttr tile::getEnclosingIntegerParam(Operation *op, StringRef name) {
+  auto kernel = op->getParentOfType<KernelOp>();
   std::optional<DictionaryAttr> params =
       kernel ? kernel.getParams() : std::nullopt;
-  auto decl = params ? dyn_cast_or_null<IntegerAttr>(params->get(getName()))
-                     : IntegerAttr();
+  return params ? dyn_cast_or_null<IntegerAttr>(params->get(name))
+                : IntegerAttr();
+}
+
+LogicalResult ParamOp::verify() {
+  IntegerAttr decl = getEnclosingIntegerParam(*this, getName());
   if (!decl)
     return emitOpError("param_c1: '")
            << getName() << "' is not an integer parameter of the enclosing "
@@ -373,11 +377,7 @@ LogicalResult tile::verifyFlagParam(Operation *op, Attribute flag) {
   auto ref = dyn_cast_if_present<ParamRefAttr>(flag);
   if (!ref)
     return success();
-  auto kernel = op->getParentOfType<KernelOp>();
-  std::optional<DictionaryAttr> params =
-      kernel ? kernel.getParams() : std::nullopt;
-  auto decl = params ? dyn_cast_or_null<IntegerAttr>(params->get(ref.getName()))
-                     : IntegerAttr();
+  IntegerAttr decl = getEnclosingIntegerParam(op, ref.getName());
   if (decl && !decl.getType().isInteger(1))
     return op->emitOpError("the flag '")
            << ref.getName() << "' is an integer parameter; a flag is a "

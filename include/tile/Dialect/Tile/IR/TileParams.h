@@ -71,6 +71,10 @@ void printConstraint(raw_ostream &os, IntegerSet set,
 /// `BM = 64, CAUSAL = false, T = f16`: bindings as diagnostics show them.
 std::string describeBindings(DictionaryAttr bindings);
 
+/// The declaration (default value) of the integer or boolean parameter
+/// `name` of the tile.kernel around `op`, or null when there is none.
+IntegerAttr getEnclosingIntegerParam(Operation *op, StringRef name);
+
 /// Checks that `flag`, when it is a #tile.param (a schedule choice such as
 /// `through %s if FLAG` or `transpose_b = #tile.param<"TB">`), names a
 /// boolean parameter of the enclosing kernel; an error at `op` otherwise.
