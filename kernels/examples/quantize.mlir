@@ -72,8 +72,42 @@ tile.kernel @dequantize_pipelined(%Q: memref<?x?xi8>, %S: memref<?xf32>,
   }
 }
 
+// 8-bit float quantisation with a per-tensor scale, as torch writes it:
+// Q = (X / SCALE).clamp(-max, max).to(T8), and back, Y = Q * SCALE. The
+// copies convert: into 8 bits rounding to nearest even and saturating at
+// the format's largest finite value (448 for e4m3, 57344 for e5m2), which
+// is the clamp; one byte a value moves.
+tile.kernel @quantize_fp8(%X: memref<?x?x!tile.param<"T">>, %Q: memref<?x?x!tile.param<"T8">>,
+                          %SCALE: f32)
+    params {ROWS = 16, COLS = 256, THREADS = 128, T = f16, T8 = f8E4M3FN}
+    grid [%X[1] / COLS, %X[0] / ROWS] threads THREADS
+    requires [%Q[0] == %X[0], %Q[1] == %X[1]] {
+  %i0, %j0 = tile.let block_id.y * ROWS, block_id.x * COLS
+  %x = tile.alloc_fragment [ROWS, COLS] : !tile.fragment<?x?xf32>
+  tile.copy %X[%i0, %j0] -> %x
+  tile.parallel outs(%v = %x) { arith.divf %v, %SCALE : f32 }
+  tile.copy %x -> %Q[%i0, %j0]
+}
+
+tile.kernel @dequantize_fp8(%Q: memref<?x?x!tile.param<"T8">>, %Y: memref<?x?x!tile.param<"T">>,
+                            %SCALE: f32)
+    params {ROWS = 16, COLS = 256, THREADS = 128, T = f16, T8 = f8E4M3FN}
+    grid [%Q[1] / COLS, %Q[0] / ROWS] threads THREADS
+    requires [%Y[0] == %Q[0], %Y[1] == %Q[1]] {
+  %i0, %j0 = tile.let block_id.y * ROWS, block_id.x * COLS
+  %y = tile.alloc_fragment [ROWS, COLS] : !tile.fragment<?x?xf32>
+  tile.copy %Q[%i0, %j0] -> %y
+  tile.parallel outs(%v = %y) { arith.mulf %v, %SCALE : f32 }
+  tile.copy %y -> %Y[%i0, %j0]
+}
+
 tile.instance @quantize_f16 = @quantize {}
 tile.instance @quantize_bf16 = @quantize {T = bf16}
 tile.instance @dequantize_f16 = @dequantize {}
 tile.instance @dequantize_bf16 = @dequantize {T = bf16}
 tile.instance @dequantize_pipelined_f16 = @dequantize_pipelined {}
+tile.instance @quantize_fp8_e4m3_f16 = @quantize_fp8 {}
+tile.instance @quantize_fp8_e4m3_bf16 = @quantize_fp8 {T = bf16}
+tile.instance @quantize_fp8_e5m2_f16 = @quantize_fp8 {T8 = f8E5M2}
+tile.instance @dequantize_fp8_e4m3_f16 = @dequantize_fp8 {}
+tile.instance @dequantize_fp8_e5m2_bf16 = @dequantize_fp8 {T = bf16, T8 = f8E5M2}

@@ -1,9 +1,11 @@
-"""kernels/examples/gemm_fp8.mlir on the GPU (fp8-gpu.test): C = A . W^T for
-8-bit float A [M, K] and W [N, K] (f8E4M3FN and f8E5M2, bf16 or f16 out), on
-shapes that are and are not multiples of the tiles, with a per-tensor
+"""8-bit floats on the GPU (fp8-gpu.test). kernels/examples/gemm_fp8.mlir:
+C = A . W^T for 8-bit float A [M, K] and W [N, K] (f8E4M3FN and f8E5M2,
+bf16 or f16 out), on shapes that are and are not multiples of the tiles, with a per-tensor
 scale, against the scaled fp32 product of the same 8-bit values (the
 products are exact in fp32; the error is the output's rounding). With
 --time, against torch._scaled_mm (unit scales) in alternating rounds.
+kernels/examples/quantize.mlir's 8-bit float quantisers: the same codes as
+torch's conversion, and back.
 
 Usage: fp8_gpu_test.py KERNELS_DIR [--time]
 """
@@ -36,6 +38,36 @@ for name, t8, tc in (("gemm_fp8_e4m3", torch.float8_e4m3fn, torch.bfloat16),
         ok = err < 1e-2
         failed += not ok
         print(f"{name} {m}x{n}x{k}: {'ok' if ok else f'FAILED rel {err:.3g}'}")
+# Quantisation into 8-bit floats (kernels/examples/quantize.mlir): the codes
+# are torch's, bit for bit, saturated values included; and back.
+qmodule = rt.load(tm.compile(f"{kernels_dir}/examples/quantize.mlir"))
+for name, t, t8 in (("quantize_fp8_e4m3_f16", torch.float16,
+                     torch.float8_e4m3fn),
+                    ("quantize_fp8_e4m3_bf16", torch.bfloat16,
+                     torch.float8_e4m3fn),
+                    ("quantize_fp8_e5m2_f16", torch.float16,
+                     torch.float8_e5m2)):
+    fmax = torch.finfo(t8).max
+    for m, n in ((16, 256), (100, 1000), (3, 77), (1030, 4097)):
+        x = (torch.randn(m, n, device="cuda") * fmax / 4).to(t)
+        scale = 0.75
+        q = torch.zeros(m, n, device="cuda", dtype=torch.uint8).view(t8)
+        qmodule.kernel(name).launch(x, q, scale)
+        ref = (x.float() / scale).clamp(-fmax, fmax).to(t8)
+        diff = (q.view(torch.uint8) != ref.view(torch.uint8)).sum().item()
+        failed += diff != 0
+        print(f"{name} {m}x{n}: {'ok' if not diff else f'FAILED {diff} codes'}")
+for name, t8, t in (("dequantize_fp8_e4m3_f16", torch.float8_e4m3fn,
+                     torch.float16),
+                    ("dequantize_fp8_e5m2_bf16", torch.float8_e5m2,
+                     torch.bfloat16)):
+    for m, n in ((16, 256), (3, 77), (1030, 4097)):
+        q = (torch.randn(m, n, device="cuda") * 8).to(t8)
+        y = torch.full((m, n), float("nan"), device="cuda", dtype=t)
+        qmodule.kernel(name).launch(q, y, 0.375)
+        same = torch.equal(y, (q.float() * 0.375).to(t))
+        failed += not same
+        print(f"{name} {m}x{n}: {'ok' if same else 'FAILED'}")
 # A row stride that TMA cannot take is refused before the launch.
 a = torch.zeros(64, 136, device="cuda").to(torch.float8_e4m3fn)[:, :130]
 try:

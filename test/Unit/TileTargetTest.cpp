@@ -64,6 +64,10 @@ public:
         l.regOffsets.push_back({row, col});
     return l;
   }
+  Value convertEightBitFloat(OpBuilder &, Location, Value,
+                             FloatType) const override {
+    return Value();
+  }
   std::pair<int64_t, int64_t> getRegisterBudgets(int64_t) const override {
     return {0, 0};
   }

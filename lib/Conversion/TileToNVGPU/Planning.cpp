@@ -11,6 +11,7 @@
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -61,15 +62,31 @@ static bool isLoweredScalar(Type t) {
   return true; // not a scalar: its elements are checked on their own
 }
 
+/// Whether `op` may define or use a scalar 8-bit float: they are stored and
+/// converted, never computed with. A parallel body's arguments and yield
+/// carry them, arith.truncf makes them and arith.extf reads them (the
+/// target converts, lowerEightBitFloatConversions).
+static bool movesEightBitFloats(Operation *op) {
+  return isa<ParallelOp, YieldOp, arith::TruncFOp, arith::ExtFOp>(op);
+}
+
 /// Every scalar type in the kernel, alone or as the element of a memref, a
-/// tile or a vector, is one the target computes with; but a memref or a
-/// shared tile may hold 8-bit floats, which only copies of the same type
-/// touch (and tile.gemm reads, gemm_c6).
+/// tile or a vector, is one the target computes with; but memrefs, shared
+/// tiles and fragments may hold 8-bit floats, which only copies, tensor
+/// cores (gemm_c6) and conversions touch.
 static LogicalResult checkScalarTypes(KernelOp kernel, StringRef chip) {
+  auto eightBitOnly = [&](Operation *op, Type type) -> LogicalResult {
+    return op->emitOpError("has type ")
+           << type << "; " << chip << " stores and converts 8-bit floats but "
+           << "does not compute with them: convert with arith.extf to f16, "
+           << "bf16 or f32 first, and back with arith.truncf";
+  };
   auto check = [&](Operation *op, Type type) -> LogicalResult {
-    if (isa<MemRefType, SharedType>(type) &&
+    if (isa<MemRefType, SharedType, FragmentType>(type) &&
         isEightBitFloat(cast<ShapedType>(type).getElementType()))
       return success();
+    if (isEightBitFloat(type))
+      return movesEightBitFloats(op) ? success() : eightBitOnly(op, type);
     WalkResult walk = type.walk([](Type inner) {
       return isLoweredScalar(inner) ? WalkResult::advance()
                                     : WalkResult::interrupt();
@@ -82,16 +99,16 @@ static LogicalResult checkScalarTypes(KernelOp kernel, StringRef chip) {
   };
   if (failed(checkValueTypes(kernel, check)))
     return failure();
-  WalkResult walk = kernel.walk([&](CopyOp copy) {
-    Type from = cast<ShapedType>(copy.getSource().getType()).getElementType();
-    Type to = cast<ShapedType>(copy.getDest().getType()).getElementType();
-    if (from == to || !(isEightBitFloat(from) || isEightBitFloat(to)))
+  // An op may read an 8-bit float it does not define (arith.cmpf).
+  WalkResult walk = kernel.walk([&](Operation *op) {
+    if (movesEightBitFloats(op))
       return WalkResult::advance();
-    copy.emitOpError("converts ")
-        << from << " into " << to << "; " << chip
-        << " moves 8-bit floats unconverted (into and out of shared tiles "
-        << "of the same type)";
-    return WalkResult::interrupt();
+    for (Value operand : op->getOperands())
+      if (isEightBitFloat(operand.getType())) {
+        (void)eightBitOnly(op, operand.getType());
+        return WalkResult::interrupt();
+      }
+    return WalkResult::advance();
   });
   return failure(walk.wasInterrupted());
 }

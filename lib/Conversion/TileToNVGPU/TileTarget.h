@@ -64,6 +64,14 @@ public:
                                               int64_t threads,
                                               Operation *op) const;
 
+  // ---- 8-bit floats. ----
+  /// `v` converted to `to` (arith.truncf / arith.extf semantics: round to
+  /// nearest even, values past the largest finite one saturating to it),
+  /// where `v` or `to` is an 8-bit float (isEightBitFloat) and the other
+  /// side any float; null where the chip has no such conversion.
+  virtual Value convertEightBitFloat(OpBuilder &b, Location l, Value v,
+                                     FloatType to) const = 0;
+
   // ---- Warp specialisation. ----
   /// Per-thread register budgets (producer, consumer) when a producer
   /// warpgroup joins `threads` consumers; {0, 0} leaves the allocation to

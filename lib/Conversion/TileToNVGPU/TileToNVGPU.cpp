@@ -312,6 +312,33 @@ static LogicalResult verifyLowered(KernelOp kernel, gpu::GPUFuncOp func) {
                             "this is a bug of convert-tile-to-nvgpu");
 }
 
+/// The conversions into and out of 8-bit floats that the emitted function
+/// holds (parallel bodies' arith.truncf and arith.extf, converting copies)
+/// become the target's instructions: NVPTX has none for them.
+static LogicalResult lowerEightBitFloatConversions(gpu::GPUFuncOp func,
+                                                   const TileTarget &target) {
+  SmallVector<Operation *> conversions;
+  func.walk([&](Operation *op) {
+    if (isa<arith::TruncFOp, arith::ExtFOp>(op) &&
+        (isEightBitFloat(op->getOperand(0).getType()) ||
+         isEightBitFloat(op->getResult(0).getType())))
+      conversions.push_back(op);
+  });
+  for (Operation *op : conversions) {
+    OpBuilder b(op);
+    auto to = cast<FloatType>(op->getResult(0).getType());
+    Value v =
+        target.convertEightBitFloat(b, op->getLoc(), op->getOperand(0), to);
+    if (!v)
+      return op->emitError("converts ")
+             << op->getOperand(0).getType() << " into " << to << "; "
+             << target.getChip() << " has no instruction for it";
+    op->getResult(0).replaceAllUsesWith(v);
+    op->erase();
+  }
+  return success();
+}
+
 namespace {
 struct ConvertTileToNVGPUPass
     : tile::impl::ConvertTileToNVGPUBase<ConvertTileToNVGPUPass> {
@@ -362,6 +389,7 @@ struct ConvertTileToNVGPUPass
         return signalPassFailure();
       KernelEmitter emitter(kernel, *plan, gpuModule);
       if (failed(emitter.emit()) ||
+          failed(lowerEightBitFloatConversions(emitter.getFunc(), *target)) ||
           failed(verifyLowered(kernel, emitter.getFunc())))
         return signalPassFailure();
       info += kernelInfo(kernel, *plan);

@@ -425,23 +425,45 @@ tile.kernel @i128(%A: memref<?xi128>) grid [1] threads 128 {
 
 // -----
 
-// 8-bit floats are stored and moved, never computed with: not in a
-// fragment ...
-tile.kernel @f8_fragment(%A: memref<?x?xf8E4M3FN>) grid [1] threads 128 {
+// 8-bit floats are stored, moved and converted, never computed with: not
+// in arithmetic, even a comparison ...
+tile.kernel @f8_compare(%A: memref<?x?xf8E4M3FN>, %B: memref<?x?xi8>) grid [1] threads 128 {
   %c0 = arith.constant 0 : index
-  // expected-error @+1 {{has type '!tile.fragment<16x128xf8E4M3FN>'; sm_90a computes with}}
-  %a = tile.alloc_fragment : !tile.fragment<16x128xf8E4M3FN>
-  tile.copy %A[%c0, %c0] -> %a : memref<?x?xf8E4M3FN> -> !tile.fragment<16x128xf8E4M3FN>
+  %z = arith.constant 0.0 : f32
+  %f = tile.alloc_fragment : !tile.fragment<16x128xf8E4M3FN>
+  %g = tile.alloc_fragment : !tile.fragment<16x128xi8>
+  tile.copy %A[%c0, %c0] -> %f : memref<?x?xf8E4M3FN> -> !tile.fragment<16x128xf8E4M3FN>
+  tile.parallel ins(%v = %f) outs(%o = %g) {
+    // expected-error @+1 {{'arith.cmpf' op has type 'f8E4M3FN'; sm_90a stores and converts 8-bit floats but does not compute with them: convert with arith.extf to f16, bf16 or f32 first, and back with arith.truncf}}
+    %c = arith.cmpf olt, %v, %v : f8E4M3FN
+    %r = arith.extui %c : i1 to i8
+    tile.yield %r : i8
+  }
+  tile.copy %g -> %B[%c0, %c0] : !tile.fragment<16x128xi8> -> memref<?x?xi8>
 }
 
 // -----
 
-// ... nor converted by a copy (into or out of shared memory) ...
+// ... or an 8-bit constant other than a fill's ...
+tile.kernel @f8_constant(%A: memref<?x?xf8E4M3FN>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %f = tile.alloc_fragment : !tile.fragment<16x128xf8E4M3FN>
+  tile.parallel outs(%o = %f) {
+    // expected-error @+1 {{'arith.constant' op has type 'f8E4M3FN'; sm_90a stores and converts 8-bit floats}}
+    %z = arith.constant 1.0 : f8E4M3FN
+    tile.yield %z : f8E4M3FN
+  }
+  tile.copy %f -> %A[%c0, %c0] : !tile.fragment<16x128xf8E4M3FN> -> memref<?x?xf8E4M3FN>
+}
+
+// -----
+
+// ... nor converted by a TMA store, which moves bytes ...
 tile.kernel @f8_convert(%A: memref<?x?xf8E5M2>, %B: memref<?x?xf32>) grid [1] threads 128 {
   %c0 = arith.constant 0 : index
   %a = tile.alloc_shared : !tile.shared<64x128xf8E5M2>
   tile.copy %A[%c0, %c0] -> %a : memref<?x?xf8E5M2> -> !tile.shared<64x128xf8E5M2>
-  // expected-error @+1 {{converts 'f8E5M2' into 'f32'; sm_90a moves 8-bit floats unconverted (into and out of shared tiles of the same type)}}
+  // expected-error @+1 {{a shared-to-global copy (a TMA store) does not convert: the tile holds 'f8E5M2', the memref 'f32'; convert when filling the tile}}
   tile.copy %a -> %B[%c0, %c0] : !tile.shared<64x128xf8E5M2> -> memref<?x?xf32>
 }
 
@@ -450,7 +472,7 @@ tile.kernel @f8_convert(%A: memref<?x?xf8E5M2>, %B: memref<?x?xf32>) grid [1] th
 // ... nor loaded as scalars.
 tile.kernel @f8_scalar(%A: memref<?xf8E4M3FN>) grid [1] threads 128 {
   %c0 = arith.constant 0 : index
-  // expected-error @+1 {{has type 'f8E4M3FN'; sm_90a computes with}}
+  // expected-error @+1 {{'memref.load' op has type 'f8E4M3FN'; sm_90a stores and converts 8-bit floats}}
   %x = memref.load %A[%c0] : memref<?xf8E4M3FN>
 }
 

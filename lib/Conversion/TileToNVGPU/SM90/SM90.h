@@ -9,6 +9,8 @@
 
 #include "tile/Dialect/Tile/IR/TileHardware.h"
 
+#include "mlir/IR/Builders.h"
+
 #include <cstdint>
 
 namespace mlir::tile::sm90 {
@@ -58,6 +60,9 @@ constexpr int64_t kRegisterAllocationUnit = 8;
 /// The most registers a consumer warpgroup asks for with setmaxnreg
 /// (FlashAttention-3's; a thread addresses 255 at most).
 constexpr int64_t kMaxSetmaxnregRegisters = 240;
+
+/// `v` converted to `to`, one side an 8-bit float (ConvertFloat8SM90.cpp).
+Value convertEightBitFloat(OpBuilder &b, Location l, Value v, FloatType to);
 
 } // namespace mlir::tile::sm90
 

@@ -165,6 +165,11 @@ public:
     return wgmmaAccumulator(shape[0], shape[1], warpgroups);
   }
 
+  Value convertEightBitFloat(OpBuilder &b, Location l, Value v,
+                             FloatType to) const override {
+    return sm90::convertEightBitFloat(b, l, v, to);
+  }
+
   /// One consumer warpgroup (256 threads in all) already addresses the 255
   /// registers of a thread. With more, the block's registers are split
   /// evenly at launch, and move from the producer to the consumers.

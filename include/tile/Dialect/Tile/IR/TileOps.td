@@ -463,7 +463,9 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
     indexed at the tile's origin; elements of the tile that fall outside the
     memref are not read (they read as zero) and not written. Element types may
     differ, except between global and shared memory: the values are converted
-    (`arith.truncf`/`extf` semantics). A copy between global and shared
+    (`arith.truncf`/`extf` semantics; into an 8-bit float, f8E4M3FN or
+    f8E5M2, rounding to nearest even and saturating at the largest finite
+    value, which is torch's `x.clamp(-max, max).to(dtype)`). A copy between global and shared
     memory is a bulk copy (a TMA load or store on sm_90a): the memref is a
     `tile.kernel` argument, and a store reads a tile that no pipelined loop
     fills.
@@ -790,6 +792,9 @@ def Tile_ParallelOp : Tile_Op<"parallel", [AttrSizedOperandSegments,
     given by its indexing map (an affine map from the iteration space, which
     may drop dimensions to broadcast); the body receives the element values of
     the inputs then of the outputs, and yields the new values of the outputs.
+    Elements of 8-bit floats (f8E4M3FN, f8E5M2) are only moved and converted
+    in a body, `arith.extf` out of them and `arith.truncf` into them (as
+    tile.copy converts); the sm_90a lowering refuses arithmetic on them.
 
     Constraints:
     - parallel_c1: there is at least one output, and all outputs have the
