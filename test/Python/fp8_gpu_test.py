@@ -5,7 +5,8 @@ scale, against the scaled fp32 product of the same 8-bit values (the
 products are exact in fp32; the error is the output's rounding). With
 --time, against torch._scaled_mm (unit scales) in alternating rounds.
 kernels/examples/quantize.mlir's 8-bit float quantisers: the same codes as
-torch's conversion, and back.
+torch's conversion, and back. kernels/examples/rmsnorm_fp8.mlir: residual
+add, RMSNorm and fp8 quantisation in one pass.
 
 Usage: fp8_gpu_test.py KERNELS_DIR [--time]
 """
@@ -68,6 +69,34 @@ for name, t8, t in (("dequantize_fp8_e4m3_f16", torch.float8_e4m3fn,
         same = torch.equal(y, (q.float() * 0.375).to(t))
         failed += not same
         print(f"{name} {m}x{n}: {'ok' if same else 'FAILED'}")
+# Residual add + RMSNorm + fp8 quantisation (kernels/examples/rmsnorm_fp8.mlir):
+# the new residual exactly as torch rounds it; the codes torch's but where
+# the two computations (rsqrt.approx here) land on either side of a rounding
+# boundary: a fraction of a percent, one step apart.
+nmodule = rt.load(tm.compile(f"{kernels_dir}/examples/rmsnorm_fp8.mlir"))
+for name, t in (("add_rmsnorm_fp8_f16", torch.float16),
+                ("add_rmsnorm_fp8_bf16", torch.bfloat16),
+                ("add_rmsnorm_fp8_long_f16", torch.float16)):
+    kernel = nmodule.kernel(name)
+    for m, n in ((37, 1000), (64, 1024), (5, 8192 if "long" in name else 77)):
+        x, r = (torch.randn(m, n, device="cuda", dtype=t) for _ in range(2))
+        w = (torch.rand(n, device="cuda") + 0.5).to(t)
+        h = torch.empty_like(x)
+        y = torch.zeros(m, n, device="cuda", dtype=torch.uint8).view(
+            torch.float8_e4m3fn)
+        eps, scale = 1e-6, 0.02
+        kernel.launch(x, r, w, h, y, eps, scale)
+        href = (x.float() + r.float()).to(t).float()
+        yref = (href * torch.rsqrt(href.pow(2).mean(-1, keepdim=True) + eps)
+                * w.float() / scale).clamp(-448, 448).to(torch.float8_e4m3fn)
+        same_h = torch.equal(h.float(), href)
+        off = (y.view(torch.uint8) != yref.view(torch.uint8))
+        steps = (y.view(torch.uint8).int() - yref.view(torch.uint8).int())[off]
+        ok = (same_h and off.float().mean().item() < 1e-2
+              and bool((steps.abs() == 1).all()))
+        failed += not ok
+        print(f"{name} {m}x{n}: "
+              f"{'ok' if ok else f'FAILED h {same_h}, {off.sum().item()} codes'}")
 # A row stride that TMA cannot take is refused before the launch.
 a = torch.zeros(64, 136, device="cuda").to(torch.float8_e4m3fn)[:, :130]
 try:
