@@ -3,7 +3,9 @@ C = A . W^T for 8-bit float A [M, K] and W [N, K] (f8E4M3FN and f8E5M2,
 bf16 or f16 out), on shapes that are and are not multiples of the tiles, with a per-tensor
 scale, against the scaled fp32 product of the same 8-bit values (the
 products are exact in fp32; the error is the output's rounding). With
---time, against torch._scaled_mm (unit scales) in alternating rounds.
+--time, against torch._scaled_mm (unit scales) in alternating rounds. The
+block-scaled GEMM (1x128 scales of A, 128x128 of W) against the dequantised
+fp32 product; with --time, its speed against the per-tensor kernel's.
 kernels/examples/quantize.mlir's 8-bit float quantisers: the same codes as
 torch's conversion, and back. kernels/examples/rmsnorm_fp8.mlir: residual
 add, RMSNorm and fp8 quantisation in one pass.
@@ -35,6 +37,27 @@ for name, t8, tc in (("gemm_fp8_e4m3", torch.float8_e4m3fn, torch.bfloat16),
         scale = 0.375  # the product of per-tensor scales
         kernel.launch(a, w, c, scale)
         ref = (a.float() @ w.float().t()) * scale
+        err = ((c.float() - ref).norm() / ref.norm()).item()
+        ok = err < 1e-2
+        failed += not ok
+        print(f"{name} {m}x{n}x{k}: {'ok' if ok else f'FAILED rel {err:.3g}'}")
+# Block scales: 1 x 128 for A (passed K-block major), 128 x 128 for W.
+for name in ("gemm_fp8_blockscale_e4m3", "gemm_fp8_blockscale_e4m3_m64"):
+    kernel = module.kernel(name)
+    for m, n, k in ((128, 128, 128), (300, 520, 384), (77, 1000, 2000),
+                    (1, 256, 4096)):
+        kb, nb = (k + 127) // 128, (n + 127) // 128
+        a = torch.randn(m, k, device="cuda").to(torch.float8_e4m3fn)
+        w = torch.randn(n, k, device="cuda").to(torch.float8_e4m3fn)
+        sa = torch.rand(kb, m, device="cuda") + 0.5   # [K/128, M]
+        sw = (torch.rand(nb, kb, device="cuda") + 0.5) / k ** 0.5
+        c = torch.full((m, n), float("nan"), device="cuda",
+                       dtype=torch.bfloat16)
+        kernel.launch(a, w, sa, sw, c)
+        af = a.float() * sa.t().repeat_interleave(128, dim=1)[:, :k]
+        wf = w.float() * sw.repeat_interleave(128, dim=0)[:n].repeat_interleave(
+            128, dim=1)[:, :k]
+        ref = af @ wf.t()
         err = ((c.float() - ref).norm() / ref.norm()).item()
         ok = err < 1e-2
         failed += not ok
@@ -117,10 +140,16 @@ if "--time" in sys.argv:
         ours = module.kernel("gemm_fp8_e4m3").prepare(a, w, c, 1.0)
         peer = lambda: torch._scaled_mm(a, w.t(), one, one,  # noqa: E731
                                         out_dtype=torch.bfloat16)
-        t = [time_in_turns([ours, peer], flush=flush) for _ in range(3)]
-        o, p = (sorted(x[i] for x in t)[1] for i in range(2))
+        sa = torch.ones((k + 127) // 128, m, device="cuda")
+        sw = torch.ones((n + 127) // 128, (k + 127) // 128, device="cuda")
+        blocks = module.kernel("gemm_fp8_blockscale_e4m3").prepare(
+            a, w, sa, sw, c)
+        t = [time_in_turns([ours, peer, blocks], flush=flush)
+             for _ in range(3)]
+        o, p, b = (sorted(x[i] for x in t)[1] for i in range(3))
         print(f"time {m}x{n}x{k}: ours {o * 1e3:.1f} us, _scaled_mm "
               f"{p * 1e3:.1f} us, {p / o:.3f}x, "
-              f"{2 * m * n * k / o / 1e9:.0f} TFLOP/s")
+              f"{2 * m * n * k / o / 1e9:.0f} TFLOP/s; block-scaled "
+              f"{b * 1e3:.1f} us, {o / b:.3f}x of per-tensor")
 print(f"fp8: {failed} failed")
 sys.exit(1 if failed else 0)
