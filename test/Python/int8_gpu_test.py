@@ -5,8 +5,9 @@ odd byte lengths take the masked paths), and dequantisation through a
 pipelined TMA ring read into registers, against torch computing the same
 in f32. All are exact: every element must match.
 
-and the weight-only GEMM of kernels/examples/gemm_w8a16.mlir against the
-fp32 product of the same values. With --time, the GEMM against torch's
+and the weight-only GEMMs of kernels/examples/gemm_w8a16.mlir and
+gemm_w4a16.mlir (int4 packed two a byte, group-wise scales) against the
+fp32 product of the same values. With --time, the GEMMs against torch's
 fp16 GEMM on the dequantised weights, in alternating rounds.
 
 Usage: int8_gpu_test.py KERNELS_DIR [--time]
@@ -71,20 +72,67 @@ for suffix, dtype in (("f16", torch.float16), ("bf16", torch.bfloat16)):
         failed += not ok
         print(f"w8a16 {suffix} {m}x{n}x{k}: "
               f"{'ok' if ok else f'FAILED rel {err:.3g}'}")
+# The int4 GEMM: weights in -8 .. 7 packed two a byte in the kernel's
+# layout (in each block of 256 values of K, byte j holds value j low and
+# 128 + j high), one scale per channel and group of 128.
+
+
+def pack_int4(w):
+    n, k = w.shape
+    blocks = (k + 255) // 256
+    padded = torch.zeros(n, blocks * 256, dtype=torch.int32, device=w.device)
+    padded[:, :k] = w
+    halves = padded.view(n, blocks, 2, 128) & 0xF
+    packed = halves[:, :, 0] | (halves[:, :, 1] << 4)
+    return packed.to(torch.uint8).view(torch.int8).reshape(n, blocks * 128)
+
+
+def int4_weights(n, k, scale):
+    w = torch.randint(-8, 8, (n, k), device="cuda", dtype=torch.int32)
+    s = torch.rand((k + 127) // 128, n, device="cuda") * scale + scale / 8
+    dense = w.float() * s.repeat_interleave(128, dim=0)[:k].t()
+    return pack_int4(w), s, dense
+
+
+w4 = rt.load(tm.compile(f"{kernels_dir}/examples/gemm_w4a16.mlir"))
+for suffix, dtype in (("f16", torch.float16), ("bf16", torch.bfloat16)):
+    kernel = w4.kernel(f"gemm_w4a16_{suffix}")
+    for m, n, k in ((64, 64, 256), (16, 300, 1040), (130, 520, 4096),
+                    (1, 128, 4224)):
+        x = torch.randn(m, k, device="cuda").to(dtype)
+        q, s, dense = int4_weights(n, k, 1 / (8 * k ** 0.5))
+        c = torch.full((m, n), float("nan"), device="cuda", dtype=dtype)
+        kernel.launch(x, q, s, c)
+        ref = x.float() @ dense.t()
+        err = ((c.float() - ref).norm() / ref.norm()).item()
+        ok = err < 1e-2
+        failed += not ok
+        print(f"w4a16 {suffix} {m}x{n}x{k}: "
+              f"{'ok' if ok else f'FAILED rel {err:.3g}'}")
 if "--time" in sys.argv:
     from tile_mlir.timing import l2_flush, time_in_turns
     flush = l2_flush()
-    for m, n, k in ((1, 4096, 4096), (16, 11008, 4096), (128, 4096, 4096)):
-        x = torch.randn(m, k, device="cuda", dtype=torch.float16)
+    shapes = ((1, 4096, 4096), (16, 11008, 4096), (64, 14336, 4096),
+              (1024, 4096, 4096))
+
+    def int8_weights(n, k, scale):
         q = torch.randint(-127, 128, (n, k), device="cuda", dtype=torch.int8)
-        s = torch.rand(n, device="cuda") / 1000
-        w = (q.float() * s[:, None]).half()
-        c = torch.empty(m, n, device="cuda", dtype=torch.float16)
-        ours = w8.kernel("gemm_w8a16_f16").prepare(x, q, s, c)
-        peer = lambda: x @ w.t()  # noqa: E731
-        t = [time_in_turns([ours, peer], flush=flush) for _ in range(3)]
-        o, p = (sorted(v[i] for v in t)[1] for i in range(2))
-        print(f"time w8a16 {m}x{n}x{k}: ours {o * 1e3:.1f} us, torch fp16 "
-              f"{p * 1e3:.1f} us, peer/ours {p / o:.3f}")
+        s = torch.rand(n, device="cuda") * scale
+        return q, s, q.float() * s[:, None]
+
+    for label, kernel, weights in (
+            ("w8a16", w8.kernel("gemm_w8a16_f16"), int8_weights),
+            ("w4a16", w4.kernel("gemm_w4a16_f16"), int4_weights)):
+        for m, n, k in shapes:
+            x = torch.randn(m, k, device="cuda", dtype=torch.float16)
+            q, s, dense = weights(n, k, 1e-3)
+            w = dense.half()
+            c = torch.empty(m, n, device="cuda", dtype=torch.float16)
+            ours = kernel.prepare(x, q, s, c)
+            peer = lambda: x @ w.t()  # noqa: E731
+            t = [time_in_turns([ours, peer], flush=flush) for _ in range(3)]
+            o, p = (sorted(v[i] for v in t)[1] for i in range(2))
+            print(f"time {label} {m}x{n}x{k}: ours {o * 1e3:.1f} us, torch "
+                  f"fp16 {p * 1e3:.1f} us, peer/ours {p / o:.3f}")
 print(f"int8: {failed} failed")
 sys.exit(1 if failed else 0)
