@@ -5,10 +5,13 @@ odd byte lengths take the masked paths), and dequantisation through a
 pipelined TMA ring read into registers, against torch computing the same
 in f32. All are exact: every element must match.
 
-and the weight-only GEMMs of kernels/examples/gemm_w8a16.mlir and
-gemm_w4a16.mlir (int4 packed two a byte, group-wise scales) against the
-fp32 product of the same values. With --time, the GEMMs against torch's
-fp16 GEMM on the dequantised weights, in alternating rounds.
+the integer tensor-core GEMMs of kernels/examples/gemm_int8.mlir (the i32
+product exactly, and W8A8 with per-token and per-channel scales), and the
+weight-only GEMMs of gemm_w8a16.mlir and gemm_w4a16.mlir (int4 packed two
+a byte, group-wise scales) against the fp32 product of the same values.
+With --time, int_mm against torch._int_mm and the weight-only GEMMs
+against torch's fp16 GEMM on the dequantised weights, in alternating
+rounds.
 
 Usage: int8_gpu_test.py KERNELS_DIR [--time]
 """
@@ -72,6 +75,33 @@ for suffix, dtype in (("f16", torch.float16), ("bf16", torch.bfloat16)):
         failed += not ok
         print(f"w8a16 {suffix} {m}x{n}x{k}: "
               f"{'ok' if ok else f'FAILED rel {err:.3g}'}")
+# The integer tensor-core GEMMs: the i32 product exactly (fp64 holds it),
+# and W8A8 with per-token and per-channel scales.
+i8 = rt.load(tm.compile(f"{kernels_dir}/examples/gemm_int8.mlir"))
+for name in ("int_mm_i32", "int_mm_i32_m64"):
+    for m, n, k in ((128, 128, 128), (300, 520, 384), (77, 1000, 2064),
+                    (1, 64, 4096)):
+        a = torch.randint(-128, 128, (m, k), device="cuda", dtype=torch.int8)
+        w = torch.randint(-128, 128, (n, k), device="cuda", dtype=torch.int8)
+        c = torch.full((m, n), -1, device="cuda", dtype=torch.int32)
+        i8.kernel(name).launch(a, w, c)
+        ref = (a.double() @ w.double().t()).to(torch.int32)
+        bad = (c != ref).sum().item()
+        failed += bad != 0
+        print(f"{name} {m}x{n}x{k}: {'ok' if bad == 0 else f'FAILED {bad} differ'}")
+for suffix, dtype in (("f16", torch.float16), ("bf16", torch.bfloat16)):
+    for m, n, k in ((128, 256, 256), (77, 1000, 2064)):
+        a = torch.randint(-127, 128, (m, k), device="cuda", dtype=torch.int8)
+        w = torch.randint(-127, 128, (n, k), device="cuda", dtype=torch.int8)
+        sa = torch.rand(m, device="cuda") / 100 + 1e-3
+        sw = torch.rand(n, device="cuda") / (100 * k ** 0.5) + 1e-4
+        c = torch.full((m, n), float("nan"), device="cuda", dtype=dtype)
+        i8.kernel(f"gemm_w8a8_{suffix}").launch(a, w, sa, sw, c)
+        ref = (a.double() @ w.double().t()) * sa.double()[:, None] * sw.double()
+        err = ((c.double() - ref).norm() / ref.norm()).item()
+        ok = err < 1e-2
+        failed += not ok
+        print(f"w8a8 {suffix} {m}x{n}x{k}: {'ok' if ok else f'FAILED rel {err:.3g}'}")
 # The int4 GEMM: weights in -8 .. 7 packed two a byte in the kernel's
 # layout (in each block of 256 values of K, byte j holds value j low and
 # 128 + j high), one scale per channel and group of 128.
@@ -120,6 +150,17 @@ if "--time" in sys.argv:
         s = torch.rand(n, device="cuda") * scale
         return q, s, q.float() * s[:, None]
 
+    for m, n, k in ((4096, 4096, 4096), (8192, 8192, 8192), (32, 4096, 4096)):
+        a = torch.randint(-128, 128, (m, k), device="cuda", dtype=torch.int8)
+        w = torch.randint(-128, 128, (n, k), device="cuda", dtype=torch.int8)
+        c = torch.empty(m, n, device="cuda", dtype=torch.int32)
+        ours = i8.kernel("int_mm_i32").prepare(a, w, c)
+        peer = lambda: torch._int_mm(a, w.t())  # noqa: E731
+        t = [time_in_turns([ours, peer], flush=flush) for _ in range(3)]
+        o, p = (sorted(v[i] for v in t)[1] for i in range(2))
+        print(f"time int_mm {m}x{n}x{k}: ours {o * 1e3:.1f} us, torch._int_mm "
+              f"{p * 1e3:.1f} us, peer/ours {p / o:.3f}, "
+              f"{2 * m * n * k / o / 1e9:.0f} TOP/s")
     for label, kernel, weights in (
             ("w8a16", w8.kernel("gemm_w8a16_f16"), int8_weights),
             ("w4a16", w4.kernel("gemm_w4a16_f16"), int4_weights)):

@@ -136,9 +136,37 @@ tile.kernel @accumulate(%B: memref<?x?xf16>, %C: memref<?x?xf32>) grid [1] threa
 
 // -----
 
+// i8 operands: s8 x s8 wgmma (k32) into an s32 accumulator of i32
+// registers, tied through the waits as 32-bit integers ("r").
+// CHECK-LABEL: gpu.func @gemm_i8
+// CHECK: memref.alloca() : memref<64xi32>
+// CHECK: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 32>, D[<s32>, <one>], A[<s8>, <one>, <row>], B[<s8>, <one>, <col>] : !llvm.struct<(i32,
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "wgmma.wait_group.sync.aligned 1;", "=r,=r,
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "wgmma.wait_group.sync.aligned 0;", "=r,=r,
+tile.kernel @gemm_i8(%A: memref<?x?xi8>, %W: memref<?x?xi8>, %C: memref<?x?xi32>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c128 = arith.constant 128 : index
+  %a = tile.alloc_shared : !tile.shared<64x128xi8>
+  %w = tile.alloc_shared : !tile.shared<128x128xi8>
+  %acc = tile.alloc_fragment : !tile.fragment<64x128xi32>
+  tile.fill %acc, 0 : !tile.fragment<64x128xi32>
+  tile.pipelined %k = %c0 to %c4 step %c1 num_stages 3 {
+    %k0 = arith.muli %k, %c128 : index
+    tile.copy %A[%c0, %k0] -> %a : memref<?x?xi8> -> !tile.shared<64x128xi8>
+    tile.copy %W[%c0, %k0] -> %w : memref<?x?xi8> -> !tile.shared<128x128xi8>
+    tile.gemm %a, %w, %acc {transpose_b} : !tile.shared<64x128xi8>, !tile.shared<128x128xi8>, !tile.fragment<64x128xi32>
+  }
+  tile.copy %acc -> %C[%c0, %c0] : !tile.fragment<64x128xi32> -> memref<?x?xi32>
+}
+
+// -----
+
 // A module without kernels is left alone.
 // CHECK-LABEL: func.func @not_a_kernel
 // CHECK-NOT: gpu.module
 func.func @not_a_kernel() {
   return
 }
+

@@ -385,7 +385,7 @@ tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
   %a = tile.alloc_shared : !tile.shared<64x64xf16>
   %b = tile.alloc_shared : !tile.shared<64x64xbf16>
   %c = tile.alloc_fragment : !tile.fragment<64x64xf32>
-  // expected-error @+1 {{gemm_c3: A and B must have one element type, f16, bf16, f8E4M3FN or f8E5M2, got 'f16' and 'bf16'}}
+  // expected-error @+1 {{gemm_c3: A and B must have one element type, f16, bf16, f8E4M3FN, f8E5M2 or i8, got 'f16' and 'bf16'}}
   tile.gemm %a, %b, %c : !tile.shared<64x64xf16>, !tile.shared<64x64xbf16>, !tile.fragment<64x64xf32>
 }
 
@@ -394,7 +394,7 @@ tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
 tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
   %a = tile.alloc_shared : !tile.shared<64x64xf32>
   %c = tile.alloc_fragment : !tile.fragment<64x64xf32>
-  // expected-error @+1 {{gemm_c3: A and B must have one element type, f16, bf16, f8E4M3FN or f8E5M2, got 'f32' and 'f32'}}
+  // expected-error @+1 {{gemm_c3: A and B must have one element type, f16, bf16, f8E4M3FN, f8E5M2 or i8, got 'f32' and 'f32'}}
   tile.gemm %a, %a, %c : !tile.shared<64x64xf32>, !tile.shared<64x64xf32>, !tile.fragment<64x64xf32>
 }
 
@@ -404,7 +404,7 @@ tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
   %a = tile.alloc_shared : !tile.shared<64x128xf8E4M3FN>
   %b = tile.alloc_shared : !tile.shared<128x64xf8E5M2>
   %c = tile.alloc_fragment : !tile.fragment<64x64xf32>
-  // expected-error @+1 {{gemm_c3: A and B must have one element type, f16, bf16, f8E4M3FN or f8E5M2, got 'f8E4M3FN' and 'f8E5M2'}}
+  // expected-error @+1 {{gemm_c3: A and B must have one element type, f16, bf16, f8E4M3FN, f8E5M2 or i8, got 'f8E4M3FN' and 'f8E5M2'}}
   tile.gemm %a, %b, %c : !tile.shared<64x128xf8E4M3FN>, !tile.shared<128x64xf8E5M2>, !tile.fragment<64x64xf32>
 }
 
@@ -435,8 +435,49 @@ tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
 tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
   %a = tile.alloc_shared : !tile.shared<64x64xf16>
   %c = tile.alloc_fragment : !tile.fragment<64x64xf16>
-  // expected-error @+1 {{gemm_c4: the accumulator must be f32, got 'f16'}}
+  // expected-error @+1 {{gemm_c4: the accumulator must be f32, or i32 for i8 operands, got 'f16' for operands of 'f16'}}
   tile.gemm %a, %a, %c : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf16>
+}
+
+// -----
+
+// Integer products accumulate in i32 ...
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %a = tile.alloc_shared : !tile.shared<64x128xi8>
+  %c = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  // expected-error @+1 {{gemm_c4: the accumulator must be f32, or i32 for i8 operands, got 'f32' for operands of 'i8'}}
+  tile.gemm %a, %a, %c {transpose_b} : !tile.shared<64x128xi8>, !tile.shared<64x128xi8>, !tile.fragment<64x64xf32>
+}
+
+// -----
+
+// ... and float ones in f32.
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  %c = tile.alloc_fragment : !tile.fragment<64x64xi32>
+  // expected-error @+1 {{gemm_c4: the accumulator must be f32, or i32 for i8 operands, got 'i32' for operands of 'f16'}}
+  tile.gemm %a, %a, %c : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xi32>
+}
+
+// -----
+
+// i8 operands are 8-bit: K-major, A in shared memory.
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %a = tile.alloc_fragment : !tile.fragment<64x128xi8>
+  %b = tile.alloc_shared : !tile.shared<64x128xi8>
+  %c = tile.alloc_fragment : !tile.fragment<64x64xi32>
+  // expected-error @+1 {{gemm_c6: 8-bit A and B are read K-major: A a shared tile without transpose_a, B a shared tile with transpose_b (N x K)}}
+  tile.gemm %a, %b, %c {transpose_b} : !tile.fragment<64x128xi8>, !tile.shared<64x128xi8>, !tile.fragment<64x64xi32>
+}
+
+// -----
+
+// Other integers have no tensor-core product here.
+tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
+  %a = tile.alloc_shared : !tile.shared<64x64xi16>
+  %c = tile.alloc_fragment : !tile.fragment<64x64xi32>
+  // expected-error @+1 {{gemm_c3: A and B must have one element type, f16, bf16, f8E4M3FN, f8E5M2 or i8, got 'i16' and 'i16'}}
+  tile.gemm %a, %a, %c {transpose_b} : !tile.shared<64x64xi16>, !tile.shared<64x64xi16>, !tile.fragment<64x64xi32>
 }
 
 // -----
@@ -493,7 +534,7 @@ tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
 
 tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
   %c = tile.alloc_fragment : !tile.fragment<64x64xf16>
-  // expected-error @+1 {{mma_wait_c2: accumulator #0 must be an f32 fragment, got '!tile.fragment<64x64xf16>'}}
+  // expected-error @+1 {{mma_wait_c2: accumulator #0 must be an f32 or i32 fragment, got '!tile.fragment<64x64xf16>'}}
   tile.mma_wait 0, %c : !tile.fragment<64x64xf16>
 }
 

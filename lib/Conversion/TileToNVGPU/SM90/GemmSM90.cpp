@@ -16,6 +16,8 @@
 // The accumulator registers go through the instruction as an LLVM struct,
 // and through the final wait as tied inline-asm operands, so that no read of
 // them can be scheduled before the wgmma that writes them has completed.
+// 8-bit operands (e4m3, e5m2, s8) take k32 steps of the same 32 bytes; s8
+// products accumulate in s32, whose registers are i32 where f32's are f32.
 //
 //===----------------------------------------------------------------------===//
 
@@ -58,15 +60,22 @@ static Value makeDescriptor(OpBuilder &b, Location l, Value addr,
   return arith::OrIOp::create(b, l, start, i64(b, l, (int64_t)fields));
 }
 
-static LLVM::LLVMStructType accumulatorStruct(MLIRContext *ctx, int64_t n) {
-  return LLVM::LLVMStructType::getLiteral(
-      ctx, SmallVector<Type>(n, Float32Type::get(ctx)));
+/// `n` accumulator registers of `elt` (f32, or i32 for i8 operands).
+static LLVM::LLVMStructType accumulatorStruct(Type elt, int64_t n) {
+  return LLVM::LLVMStructType::getLiteral(elt.getContext(),
+                                          SmallVector<Type>(n, elt));
+}
+
+/// The element type of the register array `regs`.
+static Type registerType(Value regs) {
+  return cast<MemRefType>(regs.getType()).getElementType();
 }
 
 /// Packs registers [first, first+n) of `regs` into a struct.
 static Value loadStruct(OpBuilder &b, Location l, Value regs, int64_t first,
                         int64_t n) {
-  Value s = LLVM::UndefOp::create(b, l, accumulatorStruct(b.getContext(), n));
+  Value s =
+      LLVM::UndefOp::create(b, l, accumulatorStruct(registerType(regs), n));
   for (int64_t i = 0; i < n; ++i) {
     Value v =
         memref::LoadOp::create(b, l, regs, ValueRange{index(b, l, first + i)});
@@ -155,18 +164,21 @@ void KernelEmitter::emitWgmmaWait(int64_t pending,
       slots.push_back({f.regs, i});
     }
   }
+  // Tied through the wait: f32 registers as .f32 ("f"), i32 as .b32 ("r").
   std::string constraints;
-  for (size_t i = 0; i < values.size(); ++i)
-    constraints += "=f,";
+  for (Value v : values)
+    constraints += v.getType().isF32() ? "=f," : "=r,";
   for (size_t i = 0; i < values.size(); ++i)
     constraints += std::to_string(i) + (i + 1 < values.size() ? "," : "");
   if (values.empty())
     constraints = "";
   std::string text =
       "wgmma.wait_group.sync.aligned " + std::to_string(pending) + ";";
-  Type result = values.empty()
-                    ? Type()
-                    : accumulatorStruct(b.getContext(), values.size());
+  Type result =
+      values.empty()
+          ? Type()
+          : LLVM::LLVMStructType::getLiteral(
+                b.getContext(), llvm::to_vector(ValueRange(values).getTypes()));
   auto asmOp = LLVM::InlineAsmOp::create(
       b, loc(), result, values, text, constraints, /*has_side_effects=*/true,
       /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
@@ -191,11 +203,15 @@ LogicalResult KernelEmitter::lowerGemm(GemmOp op) {
   auto aType = cast<ShapedType>(op.getA().getType());
   Type elt = aType.getElementType();
   int64_t eltBytes = elt.getIntOrFloatBitWidth() / 8;
-  NVVM::WGMMATypes inType = elt.isF16()    ? NVVM::WGMMATypes::f16
-                            : elt.isBF16() ? NVVM::WGMMATypes::bf16
+  NVVM::WGMMATypes inType = elt.isF16()        ? NVVM::WGMMATypes::f16
+                            : elt.isBF16()     ? NVVM::WGMMATypes::bf16
+                            : elt.isInteger(8) ? NVVM::WGMMATypes::s8
                             : isa<Float8E4M3FNType>(elt)
                                 ? NVVM::WGMMATypes::e4m3
                                 : NVVM::WGMMATypes::e5m2;
+  // i8 operands accumulate exactly in s32, the others in f32 (gemm_c4).
+  NVVM::WGMMATypes outType =
+      elt.isInteger(8) ? NVVM::WGMMATypes::s32 : NVVM::WGMMATypes::f32;
   int64_t n = cType.getShape()[1];
   int64_t regsPerTile = n / 2;
   int64_t kBytes = aType.getShape()[1] * eltBytes;
@@ -225,7 +241,8 @@ LogicalResult KernelEmitter::lowerGemm(GemmOp op) {
   for (int64_t mt = 0; mt < mTiles; ++mt)
     accs.push_back(
         zeroed ? LLVM::UndefOp::create(
-                     b, loc(), accumulatorStruct(b.getContext(), regsPerTile))
+                     b, loc(),
+                     accumulatorStruct(cType.getElementType(), regsPerTile))
                      .getResult()
                : loadStruct(b, loc(), acc.regs, mt * regsPerTile, regsPerTile));
 
@@ -274,7 +291,7 @@ LogicalResult KernelEmitter::lowerGemm(GemmOp op) {
           aLayout.atomBytes());
       accs[mt] = NVVM::WgmmaMmaAsyncOp::create(
           b, loc(), accs[mt].getType(), accs[mt], aDesc, bDesc, shape, inType,
-          inType, NVVM::WGMMATypes::f32,
+          inType, outType,
           scaleD ? NVVM::WGMMAScaleOut::one : NVVM::WGMMAScaleOut::zero, one,
           one, NVVM::MMALayout::row,
           kMajorB ? NVVM::MMALayout::col : NVVM::MMALayout::row,

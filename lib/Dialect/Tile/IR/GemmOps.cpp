@@ -95,20 +95,27 @@ LogicalResult GemmOp::verify() {
            << c.getShape()[0] << "x" << c.getShape()[1] << ", it must be " << m
            << "x" << n << " (M of op(A) by N of op(B))";
   Type ea = a.getElementType(), eb = b.getElementType();
-  bool eightBit = isEightBitFloat(ea);
+  bool integer = ea.isSignlessInteger(8);
+  bool eightBit = isEightBitFloat(ea) || integer;
   if (ea != eb ||
       !(ea.isF16() || ea.isBF16() || eightBit || isa<ParamType>(ea)))
     return emitOpError("gemm_c3: A and B must have one element type, f16, "
-                       "bf16, f8E4M3FN or f8E5M2, got ")
+                       "bf16, f8E4M3FN, f8E5M2 or i8, got ")
            << ea << " and " << eb;
   if (eightBit && (!isa<SharedType>(a) ||
                    (!parametric && (transposesA() || !transposesB()))))
     return emitOpError("gemm_c6: 8-bit A and B are read K-major: A a shared "
                        "tile without transpose_a, B a shared tile with "
                        "transpose_b (N x K)");
-  if (!c.getElementType().isF32())
-    return emitOpError("gemm_c4: the accumulator must be f32, got ")
-           << c.getElementType();
+  // A parameter's element type is checked again once it is bound.
+  Type acc = c.getElementType();
+  bool accOk = isa<ParamType>(ea)
+                   ? acc.isF32() || acc.isInteger(32)
+                   : acc.isF32() != integer && acc.isInteger(32) == integer;
+  if (!accOk)
+    return emitOpError("gemm_c4: the accumulator must be f32, or i32 for i8 "
+                       "operands, got ")
+           << acc << " for operands of " << ea;
   if (getInFlight())
     if (std::string why = whyNotInFlight(); !why.empty())
       return emitOpError("gemm_c5: in_flight, but ") << why;
@@ -126,9 +133,9 @@ LogicalResult MmaWaitOp::verify() {
            << pending;
   for (auto [i, acc] : llvm::enumerate(getAccumulators())) {
     auto type = cast<FragmentType>(acc.getType());
-    if (!type.getElementType().isF32())
+    if (!type.getElementType().isF32() && !type.getElementType().isInteger(32))
       return emitOpError("mma_wait_c2: accumulator #")
-             << i << " must be an f32 fragment, got " << type;
+             << i << " must be an f32 or i32 fragment, got " << type;
     if (llvm::is_contained(getAccumulators().take_front(i), acc))
       return emitOpError("mma_wait_c2: accumulator #")
              << i << " is listed twice";

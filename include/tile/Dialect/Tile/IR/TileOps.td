@@ -618,9 +618,10 @@ def Tile_GemmOp : Tile_Op<"gemm"> {
     - gemm_c1: A is a shared tile or a fragment (read from registers, e.g.
       the probabilities of attention), B a shared tile, C a fragment.
     - gemm_c2: the shapes agree: op(A) is M×K, op(B) is K×N, C is M×N.
-    - gemm_c3: A and B have the same element type: f16, bf16, or an 8-bit
-      float (f8E4M3FN, f8E5M2).
-    - gemm_c4: C's element type is f32.
+    - gemm_c3: A and B have the same element type: f16, bf16, an 8-bit
+      float (f8E4M3FN, f8E5M2) or i8 (signed).
+    - gemm_c4: C's element type is f32, or i32 for i8 operands (integer
+      products accumulate exactly).
     - gemm_c5: an `in_flight` gemm is directly in a `tile.pipelined` body,
       and the body's other ops touch C only inside an `scf.if` after it
       (anything else would read or write C while it is being computed),
@@ -684,7 +685,7 @@ def Tile_MmaWaitOp : Tile_Op<"mma_wait",
 
     Constraints:
     - mma_wait_c1: `pending` is not negative.
-    - mma_wait_c2: each accumulator is an f32 fragment, listed once.
+    - mma_wait_c2: each accumulator is an f32 or i32 fragment, listed once.
 
     Example:
     ```mlir
