@@ -1,7 +1,11 @@
-//===- KeepGemmsInFlight.cpp - Overlap a loop's gemm with its loads -----===//
+//===- KeepGemmsInFlight.cpp - Overlap a loop's gemms with its loads ----===//
 //
 // Which tensor-core groups stay in flight is decided here and recorded on
 // the gemm (in_flight), so that the lowering emits the waits it is told.
+// The gemms of a pipelined body are kept when each of them may be
+// (gemm_c5): several (a gated MLP's gate and up products) stay in flight
+// together, and tile-plan-waits waits for their groups once, after the
+// last.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,11 +27,16 @@ struct KeepGemmsInFlightPass
     : tile::impl::TileKeepGemmsInFlightBase<KeepGemmsInFlightPass> {
   void runOnOperation() override {
     getOperation().walk([&](PipelinedOp loop) {
+      // All of the body's gemms or none: one that completes at once (in a
+      // branch, or with its accumulator read in the body) has other
+      // instructions write accumulators while the others' groups run,
+      // which makes ptxas serialise every wgmma of the kernel (C7515).
       SmallVector<GemmOp> gemms;
       loop.getBody().walk([&](GemmOp g) { gemms.push_back(g); });
-      if (gemms.size() == 1 && gemms.front()->getParentOp() == loop &&
-          gemms.front().whyNotInFlight().empty())
-        gemms.front().setInFlight(true);
+      if (llvm::all_of(gemms,
+                       [](GemmOp g) { return g.whyNotInFlight().empty(); }))
+        for (GemmOp g : gemms)
+          g.setInFlight(true);
     });
   }
 };

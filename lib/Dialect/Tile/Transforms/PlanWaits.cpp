@@ -78,11 +78,37 @@ void MmaWaitPlanner::planBlock(Block &block) {
   }
 }
 
+/// The in_flight gemms (gemm_c5) of `op`'s block from the last one that is
+/// not in flight (or the block's start) to `op`, `op` included, if the next
+/// gemm of the block, if any, is not in flight and no branch or loop
+/// holding tile ops comes before it; otherwise 0: `op`'s group stays in
+/// flight with those of the in_flight gemms that follow it.
+static int64_t groupsLeftInFlight(GemmOp op) {
+  for (Operation *next = op->getNextNode(); next; next = next->getNextNode()) {
+    if (auto gemm = dyn_cast<GemmOp>(next)) {
+      if (gemm.getInFlight())
+        return 0;
+      break;
+    }
+    if (isa<scf::IfOp, scf::ForOp, PipelinedOp>(next) && holdsTileOps(next))
+      break;
+  }
+  int64_t groups = 1;
+  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
+    auto gemm = dyn_cast<GemmOp>(prev);
+    if (gemm && !gemm.getInFlight())
+      break;
+    groups += gemm ? 1 : 0;
+  }
+  return groups;
+}
+
 /// An in_flight gemm (gemm_c5) leaves its own group running while the next
-/// iteration's operands arrive; any other gemm completes it at once. The
-/// wait completes every older group too: in a loop, those of the body's
-/// other gemms in the previous iteration. Their accumulators go through it,
-/// so that no access to them moves above it.
+/// iteration's operands arrive; any other gemm completes it at once. Several
+/// in_flight gemms in a row stay in flight together: the last waits for all
+/// but their groups. A wait completes every older group too: in a loop,
+/// those of the body's gemms in the previous iteration. Their accumulators
+/// go through it, so that no access to them moves above it.
 void MmaWaitPlanner::planGemm(GemmOp op) {
   SmallVector<Value> accumulators{op.getC()};
   auto add = [&](Value v) {
@@ -95,7 +121,8 @@ void MmaWaitPlanner::planGemm(GemmOp op) {
     add(v);
   b.setInsertionPointAfter(op);
   if (op.getInFlight()) {
-    wait(op.getLoc(), 1, accumulators);
+    if (int64_t groups = groupsLeftInFlight(op))
+      wait(op.getLoc(), groups, accumulators);
     if (!llvm::is_contained(pending, op.getC()))
       pending.push_back(op.getC());
   } else {

@@ -32,9 +32,45 @@ tile.kernel @in_flight(%A: memref<?x?xf16>, %C: memref<?x?xf32>) grid [1] thread
 
 // -----
 
-// Not kept: two gemms in one body; the accumulator read after the gemm
-// outside a branch, or before it (the next iteration runs after it); a
-// gemm outside a loop; a gemm in a branch of the body.
+// Two gemms into their own accumulators (a gated MLP's gate and up
+// products, sharing A): both stay in flight; when a parallel reads one's
+// accumulator in the body, neither does.
+// CHECK-LABEL: tile.kernel @two_in_flight
+// CHECK: tile.gemm {{.*}} {in_flight}
+// CHECK-NEXT: tile.gemm {{.*}} {in_flight}
+// CHECK: tile.pipelined
+// CHECK-NOT: in_flight
+// CHECK: tile.copy
+tile.kernel @two_in_flight(%A: memref<?x?xf16>, %C: memref<?x?xf32>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  %b = tile.alloc_shared : !tile.shared<64x64xf16>
+  %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  %acc2 = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  tile.pipelined %k = %c0 to %c4 step %c1 num_stages 2 {
+    tile.copy %A[%c0, %k] -> %a : memref<?x?xf16> -> !tile.shared<64x64xf16>
+    tile.copy %A[%k, %c0] -> %b : memref<?x?xf16> -> !tile.shared<64x64xf16>
+    tile.gemm %a, %a, %acc : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
+    tile.gemm %a, %b, %acc2 : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
+  }
+  tile.pipelined %k = %c0 to %c4 step %c1 num_stages 2 {
+    tile.copy %A[%c0, %k] -> %a : memref<?x?xf16> -> !tile.shared<64x64xf16>
+    tile.gemm %a, %a, %acc : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
+    tile.gemm %a, %a, %acc2 : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
+    tile.parallel outs(%x = %acc) { tile.yield %x : f32 }
+  }
+  tile.copy %acc -> %C[%c0, %c0] : !tile.fragment<64x64xf32> -> memref<?x?xf32>
+  tile.copy %acc2 -> %C[%c0, %c0] : !tile.fragment<64x64xf32> -> memref<?x?xf32>
+}
+
+// -----
+
+// Not kept: two gemms into one accumulator (each touches the other's C);
+// the accumulator read after the gemm outside a branch, or before it (the
+// next iteration runs after it); a gemm outside a loop; a gemm in a branch
+// of the body.
 // CHECK-LABEL: tile.kernel @completed
 // CHECK-NOT: in_flight
 tile.kernel @completed(%A: memref<?x?xf16>, %C: memref<?x?xf32>) grid [1] threads 128 {
@@ -49,7 +85,7 @@ tile.kernel @completed(%A: memref<?x?xf16>, %C: memref<?x?xf32>) grid [1] thread
   tile.pipelined %k = %c0 to %c4 step %c1 num_stages 2 {
     tile.copy %A[%c0, %k] -> %a : memref<?x?xf16> -> !tile.shared<64x64xf16>
     tile.gemm %a, %a, %acc : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
-    tile.gemm %a, %a, %acc2 : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
+    tile.gemm %a, %a, %acc : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
   }
   tile.pipelined %k = %c0 to %c4 step %c1 num_stages 2 {
     tile.copy %A[%c0, %k] -> %a : memref<?x?xf16> -> !tile.shared<64x64xf16>

@@ -124,6 +124,57 @@ tile.kernel @two_gemms(%A: memref<?x?xf16>) grid [1] threads 128 {
 
 // -----
 
+// Two in_flight gemms in a row stay in flight together: the second waits
+// for all but their two groups (the previous iteration's are complete, so
+// its stage may be refilled), the first waits for none.
+// CHECK-LABEL: tile.kernel @two_in_flight
+// CHECK: tile.gemm %{{.*}}, %{{.*}}, %[[ACC:[^ ]*]] {in_flight}
+// CHECK-NEXT: tile.gemm %{{.*}}, %{{.*}}, %[[ACC2:[^ ]*]] {in_flight}
+// CHECK-NEXT: tile.mma_wait 2, %[[ACC2]], %[[ACC]] :
+// CHECK-NEXT: }
+// CHECK-NEXT: tile.mma_wait 0, %[[ACC]], %[[ACC2]] :
+tile.kernel @two_in_flight(%A: memref<?x?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  %acc2 = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  tile.pipelined %k = %c0 to %c4 step %c1 num_stages 3 {
+    tile.copy %A[%c0, %k] -> %a : memref<?x?xf16> -> !tile.shared<64x64xf16>
+    tile.gemm %a, %a, %acc {in_flight} : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
+    tile.gemm %a, %a, %acc2 {in_flight} : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
+  }
+}
+
+// -----
+
+// An in_flight gemm before one that is not keeps its own wait; the latter
+// completes both.
+// CHECK-LABEL: tile.kernel @mixed
+// CHECK: tile.gemm {{.*}} {in_flight}
+// CHECK-NEXT: tile.mma_wait 1,
+// CHECK-NEXT: tile.gemm
+// CHECK-NEXT: tile.mma_wait 0,
+// CHECK-NEXT: tile.copy
+// CHECK-NEXT: }
+tile.kernel @mixed(%A: memref<?x?xf16>, %C: memref<?x?xf32>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  %acc2 = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  tile.pipelined %k = %c0 to %c4 step %c1 num_stages 3 {
+    tile.copy %A[%c0, %k] -> %a : memref<?x?xf16> -> !tile.shared<64x64xf16>
+    tile.gemm %a, %a, %acc {in_flight} : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
+    tile.gemm %a, %a, %acc2 : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
+    tile.copy %acc2 -> %C[%c0, %c0] : !tile.fragment<64x64xf32> -> memref<?x?xf32>
+  }
+}
+
+// -----
+
 // No group crosses a serial loop's back edge: one in flight where the loop
 // starts is waited for before it, and none is left after.
 // CHECK-LABEL: tile.kernel @serial_loop

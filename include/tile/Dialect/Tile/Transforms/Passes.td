@@ -150,15 +150,20 @@ def TileFoldAccumulatorFills : Pass<"tile-fold-accumulator-fills",
 }
 
 def TileKeepGemmsInFlight : Pass<"tile-keep-gemms-in-flight", "ModuleOp"> {
-  let summary = "Overlap a pipelined loop's gemm with the next k-step";
+  let summary = "Overlap a pipelined loop's gemms with the next k-step";
   let description = [{
-    Sets `in_flight` on the gemm of a `tile.pipelined` body whose only gemm
-    it is, where the body's other ops touch its accumulator only inside an
-    `scf.if` after it (gemm_c5): its tensor-core group then runs while the
-    next iteration waits for its operands. With several gemms in the body
-    it is not set: a group left in flight across the back edge while other
-    instructions touch accumulators makes ptxas serialise every wgmma of
-    the kernel (C7515). A gemm that already has it keeps it.
+    Sets `in_flight` on the gemms of a `tile.pipelined` body when each of
+    them is directly in the body, its accumulator touched by the body's
+    other ops (other gemms included) only inside an `scf.if` after it, and
+    its operands written only by the body's loads from global memory
+    (gemm_c5): their tensor-core groups then run while the next iteration
+    waits for its operands. Several (a gated MLP's gate and up products
+    into their own accumulators) stay in flight together. When one gemm of
+    the body may not (its accumulator read in the body, as attention's
+    scores are, or the gemm in a branch), none is kept: a group left in
+    flight across the back edge while other instructions write
+    accumulators makes ptxas serialise every wgmma of the kernel (C7515).
+    A gemm that already has it keeps it.
 
     Before:
     ```mlir
@@ -183,9 +188,10 @@ def TilePlanWaits : Pass<"tile-plan-waits", "ModuleOp"> {
     order it runs, tracking the accumulators whose tensor-core group may
     still be in flight, and writes each wait as a `tile.mma_wait`:
     - after each `tile.gemm`: `pending 1` for an `in_flight` gemm (its own
-      group keeps running), `pending 0` otherwise. The wait completes older
-      groups too, so it lists the accumulators of the body's other gemms
-      and of every group still in flight;
+      group keeps running), `pending 0` otherwise; after a run of N
+      `in_flight` gemms, one `pending N` after the last. The wait completes
+      older groups too, so it lists the accumulators of the body's other
+      gemms and of every group still in flight;
     - at the start of an `scf.if` branch that touches an accumulator in
       flight;
     - before an `scf.for` over tile operations, and at the end of its body
