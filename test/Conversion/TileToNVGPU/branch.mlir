@@ -2,13 +2,13 @@
 
 // An scf.if over tile operations becomes an scf.if over their lowering. The
 // branches after the gemm touch its accumulator: the gemm leaves its group in
-// flight across the back edge (wait 1), and each branch that touches the
-// accumulator waits for it first (wait 0), inside the branch.
+// flight, and each branch waits for it first (wait 0), inside the branch. As
+// both branches do, no group crosses the back edge and none needs a wait
+// after the loop.
 
 // CHECK-LABEL: gpu.func @branch
 // CHECK: scf.for
 // CHECK: wgmma.mma_async
-// CHECK: "wgmma.wait_group.sync.aligned 1;"
 // CHECK-NOT: wgmma.wait_group
 // CHECK: scf.if
 // CHECK: "wgmma.wait_group.sync.aligned 0;"

@@ -8,8 +8,9 @@
 // CHECK: scf.for %[[IT:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK: nvgpu.mbarrier.try_wait.parity
 // CHECK: wgmma.mma_async
-// CHECK: "wgmma.wait_group.sync.aligned 1;"
+// CHECK-NOT: wgmma.wait_group
 // CHECK: "wgmma.wait_group.sync.aligned 0;"
+// CHECK-NOT: wgmma.wait_group
 // CHECK: gpu.barrier
 // CHECK: %[[PREV:.*]] = arith.subi %[[IT]], %c0{{.*}} : index
 // CHECK: %[[NEXT:.*]] = arith.addi %[[PREV]], %c1{{.*}} : index

@@ -495,22 +495,6 @@ tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
-  %zero = arith.constant 0.0 : f32
-  %a = tile.alloc_shared : !tile.shared<64x64xf16>
-  %c = tile.alloc_fragment : !tile.fragment<64x64xf32>
-  tile.pipelined %k = %c0 to %c4 step %c1 num_stages 2 {
-    // expected-error @+1 {{gemm_c5: in_flight, but 'tile.fill' touches C in the loop body outside a branch after the gemm}}
-    tile.gemm %a, %a, %c {in_flight} : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
-    tile.fill %c, %zero : !tile.fragment<64x64xf32>, f32
-  }
-}
-
-// -----
-
-tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c4 = arith.constant 4 : index
   %a = tile.alloc_shared : !tile.shared<64x64xf16>
   %f = tile.alloc_fragment : !tile.fragment<64x64xf16>
   %c = tile.alloc_fragment : !tile.fragment<64x64xf32>

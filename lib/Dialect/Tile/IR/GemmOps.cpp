@@ -23,22 +23,11 @@ std::string GemmOp::whyNotInFlight() {
   auto loop = dyn_cast<PipelinedOp>((*this)->getParentOp());
   if (!loop)
     return "the gemm is not directly in a tile.pipelined body";
-  Block &body = loop.getBody().front();
-  for (Operation *user : getC().getUsers()) {
-    // A wait for the group does not touch C.
-    if (user == getOperation() || isa<MmaWaitOp>(user) ||
-        !loop->isAncestor(user))
-      continue;
-    Operation *top = body.findAncestorOpInBlock(*user);
-    if (!isa<scf::IfOp>(top) || !(*this)->isBeforeInBlock(top))
-      return (Twine("'") + user->getName().getStringRef() +
-              "' touches C in the loop body outside a branch after the gemm")
-          .str();
-  }
   // The tensor cores read A and B until the group completes: an operand
   // the body writes (other than by the loop's loads from global memory,
   // which rotate through stages) would be overwritten by the next
-  // iteration while this group still reads it.
+  // iteration while this group still reads it. Uses of C are waited for
+  // (tile-plan-waits).
   for (auto [name, operand] :
        {std::pair<StringRef, Value>{"A", getA()}, {"B", getB()}}) {
     for (Operation *user : operand.getUsers()) {
@@ -58,6 +47,21 @@ std::string GemmOp::whyNotInFlight() {
     }
   }
   return "";
+}
+
+Operation *GemmOp::accumulatorUseInBody() {
+  auto loop = cast<PipelinedOp>((*this)->getParentOp());
+  Block &body = loop.getBody().front();
+  for (Operation *user : getC().getUsers()) {
+    // A wait for the group does not touch C.
+    if (user == getOperation() || isa<MmaWaitOp>(user) ||
+        !loop->isAncestor(user))
+      continue;
+    Operation *top = body.findAncestorOpInBlock(*user);
+    if (!isa<scf::IfOp>(top) || !(*this)->isBeforeInBlock(top))
+      return user;
+  }
+  return nullptr;
 }
 
 LogicalResult GemmOp::verify() {

@@ -3,9 +3,11 @@
 // Which tensor-core groups stay in flight is decided here and recorded on
 // the gemm (in_flight), so that the lowering emits the waits it is told.
 // The gemms of a pipelined body are kept when each of them may be
-// (gemm_c5): several (a gated MLP's gate and up products) stay in flight
+// (gemm_c5) and nothing in the body touches its accumulator but a branch
+// after it: several (a gated MLP's gate and up products) stay in flight
 // together, and tile-plan-waits waits for their groups once, after the
-// last.
+// last. A kernel may mark more itself (a gemm whose result the body uses
+// later, to overlap it with the next product); the waits follow the uses.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,8 +35,9 @@ struct KeepGemmsInFlightPass
       // which makes ptxas serialise every wgmma of the kernel (C7515).
       SmallVector<GemmOp> gemms;
       loop.getBody().walk([&](GemmOp g) { gemms.push_back(g); });
-      if (llvm::all_of(gemms,
-                       [](GemmOp g) { return g.whyNotInFlight().empty(); }))
+      if (llvm::all_of(gemms, [](GemmOp g) {
+            return g.whyNotInFlight().empty() && !g.accumulatorUseInBody();
+          }))
         for (GemmOp g : gemms)
           g.setInFlight(true);
     });

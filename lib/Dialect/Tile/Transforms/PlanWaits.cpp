@@ -27,6 +27,13 @@ using namespace mlir;
 using namespace mlir::tile;
 
 namespace {
+/// A tensor-core group that may still be in flight: the accumulator it
+/// writes, and whether the loop iteration being planned issued it.
+struct Group {
+  Value acc;
+  bool current;
+};
+
 /// The waits of one kernel, placed in program order.
 class MmaWaitPlanner {
 public:
@@ -34,32 +41,55 @@ public:
   void planBlock(Block &block);
 
 private:
-  /// A wait for all but `pending` groups at `b`'s insertion point, placed
-  /// because of the op at `loc`.
+  /// A wait for all but the `pending` youngest groups at `b`'s insertion
+  /// point, placed because of the op at `loc`; the groups it completes
+  /// leave `groups`.
   void wait(Location loc, int64_t pending, ArrayRef<Value> accumulators);
   /// Waits for every group still in flight, if any.
   void drain(Location loc);
+  /// Before `op`, which is no gemm: waits for the groups of the
+  /// accumulators it touches, and every older one.
+  void waitForUses(Operation *op);
   void planGemm(GemmOp op);
   void planBranch(scf::IfOp op);
   void planSerialLoop(scf::ForOp op);
   void planPipelined(PipelinedOp op);
+  /// Plans one iteration of `op`'s body from `groups`.
+  void planIteration(PipelinedOp op);
+  /// The accumulators of the groups in flight, each once.
+  SmallVector<Value> pendingAccumulators() const;
 
   OpBuilder b;
-  /// Accumulators whose last group may still be in flight here.
-  SmallVector<Value> pending;
+  /// The groups that may be in flight here, oldest first.
+  SmallVector<Group> groups;
+  /// Plans without inserting waits (the first pass over a loop body).
+  bool dryRun = false;
+  /// Whether a wait was placed since the last gemm was planned.
+  bool waitedSinceGemm = false;
 };
 } // namespace
 
+SmallVector<Value> MmaWaitPlanner::pendingAccumulators() const {
+  SmallVector<Value> accs;
+  for (const Group &g : groups)
+    if (!llvm::is_contained(accs, g.acc))
+      accs.push_back(g.acc);
+  return accs;
+}
+
 void MmaWaitPlanner::wait(Location loc, int64_t count,
                           ArrayRef<Value> accumulators) {
-  MmaWaitOp::create(b, loc, count, accumulators);
+  if (!dryRun)
+    MmaWaitOp::create(b, loc, count, accumulators);
+  groups.erase(groups.begin(),
+               groups.end() - std::min<int64_t>(count, groups.size()));
+  waitedSinceGemm = true;
 }
 
 void MmaWaitPlanner::drain(Location loc) {
-  if (pending.empty())
+  if (groups.empty())
     return;
-  wait(loc, 0, pending);
-  pending.clear();
+  wait(loc, 0, pendingAccumulators());
 }
 
 void MmaWaitPlanner::planBlock(Block &block) {
@@ -75,41 +105,42 @@ void MmaWaitPlanner::planBlock(Block &block) {
       planSerialLoop(loop);
     else if (auto pipelined = dyn_cast<PipelinedOp>(op))
       planPipelined(pipelined);
+    else
+      waitForUses(&op);
   }
 }
 
-/// The in_flight gemms (gemm_c5) of `op`'s block from the last one that is
-/// not in flight (or the block's start) to `op`, `op` included, if the next
-/// gemm of the block, if any, is not in flight and no branch or loop
-/// holding tile ops comes before it; otherwise 0: `op`'s group stays in
-/// flight with those of the in_flight gemms that follow it.
-static int64_t groupsLeftInFlight(GemmOp op) {
-  for (Operation *next = op->getNextNode(); next; next = next->getNextNode()) {
-    if (auto gemm = dyn_cast<GemmOp>(next)) {
-      if (gemm.getInFlight())
-        return 0;
-      break;
-    }
-    if (isa<scf::IfOp, scf::ForOp, PipelinedOp>(next) && holdsTileOps(next))
-      break;
-  }
-  int64_t groups = 1;
-  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
-    auto gemm = dyn_cast<GemmOp>(prev);
-    if (gemm && !gemm.getInFlight())
-      break;
-    groups += gemm ? 1 : 0;
-  }
-  return groups;
+/// An op that reads or writes an accumulator (an element-wise op, a copy)
+/// needs the youngest group writing it complete; the wait completes the
+/// older groups too, and leaves the younger ones in flight.
+void MmaWaitPlanner::waitForUses(Operation *op) {
+  if (groups.empty() || isa<MmaWaitOp>(op))
+    return;
+  int64_t youngest = -1;
+  op->walk([&](Operation *nested) {
+    for (Value operand : nested->getOperands())
+      for (auto [i, g] : llvm::enumerate(groups))
+        if (g.acc == operand)
+          youngest = std::max<int64_t>(youngest, i);
+  });
+  if (youngest < 0)
+    return;
+  b.setInsertionPoint(op);
+  wait(op->getLoc(), groups.size() - 1 - youngest, pendingAccumulators());
 }
 
-/// An in_flight gemm (gemm_c5) leaves its own group running while the next
-/// iteration's operands arrive; any other gemm completes it at once. Several
-/// in_flight gemms in a row stay in flight together: the last waits for all
-/// but their groups. A wait completes every older group too: in a loop,
-/// those of the body's gemms in the previous iteration. Their accumulators
-/// go through it, so that no access to them moves above it.
+/// An in_flight gemm (gemm_c5) leaves its group running: the ops that use
+/// its accumulator wait for it (waitForUses), and the end of its loop's
+/// iteration for the groups of the one before (planIteration). Another
+/// gemm completes its group, and every older one, at once; the wait lists
+/// the accumulators of the body's other gemms and of every group in
+/// flight, so that no access to them moves above it.
 void MmaWaitPlanner::planGemm(GemmOp op) {
+  if (op.getInFlight()) {
+    groups.push_back({op.getC(), true});
+    waitedSinceGemm = false;
+    return;
+  }
   SmallVector<Value> accumulators{op.getC()};
   auto add = [&](Value v) {
     if (!llvm::is_contained(accumulators, v))
@@ -117,28 +148,21 @@ void MmaWaitPlanner::planGemm(GemmOp op) {
   };
   if (auto loop = dyn_cast<PipelinedOp>(op->getParentOp()))
     loop.getBody().walk([&](GemmOp g) { add(g.getC()); });
-  for (Value v : pending)
+  for (Value v : pendingAccumulators())
     add(v);
   b.setInsertionPointAfter(op);
-  if (op.getInFlight()) {
-    if (int64_t groups = groupsLeftInFlight(op))
-      wait(op.getLoc(), groups, accumulators);
-    if (!llvm::is_contained(pending, op.getC()))
-      pending.push_back(op.getC());
-  } else {
-    wait(op.getLoc(), 0, accumulators);
-    pending.clear();
-  }
+  wait(op.getLoc(), 0, accumulators);
+  groups.clear();
 }
 
 /// Each branch starts from the groups in flight before the scf.if, and one
 /// that touches an accumulator among them waits for them first; after the
 /// scf.if, a group is in flight if it may be on either path.
 void MmaWaitPlanner::planBranch(scf::IfOp op) {
-  SmallVector<Value> before = pending;
+  SmallVector<Group> before = groups;
   auto planRegion = [&](Region &region) {
-    bool touches = llvm::any_of(pending, [&](Value acc) {
-      return llvm::any_of(acc.getUsers(), [&](Operation *user) {
+    bool touches = llvm::any_of(groups, [&](const Group &g) {
+      return llvm::any_of(g.acc.getUsers(), [&](Operation *user) {
         return region.isAncestor(user->getParentRegion());
       });
     });
@@ -148,14 +172,20 @@ void MmaWaitPlanner::planBranch(scf::IfOp op) {
     }
     planBlock(region.front());
   };
+  // A branch's waits run on one path only: they do not count as waits
+  // after the last gemm (planIteration).
+  bool waited = waitedSinceGemm;
   planRegion(op.getThenRegion());
-  SmallVector<Value> afterThen = pending;
-  pending = before;
+  SmallVector<Group> afterThen = groups;
+  groups = before;
   if (!op.getElseRegion().empty())
     planRegion(op.getElseRegion());
-  for (Value acc : afterThen)
-    if (!llvm::is_contained(pending, acc))
-      pending.push_back(acc);
+  waitedSinceGemm = waited;
+  // In-flight gemms sit directly in loop bodies (gemm_c5), so each path
+  // left `before` or a prefix-free part of it: keep every group either
+  // path may have left.
+  if (afterThen.size() > groups.size())
+    groups = afterThen;
 }
 
 /// No group crosses a serial loop's back edge: each iteration starts with
@@ -168,25 +198,74 @@ void MmaWaitPlanner::planSerialLoop(scf::ForOp op) {
   drain(op.getLoc());
 }
 
-/// A group left in flight at the end of an iteration runs while the next
-/// iteration's loads are awaited. With one stage, that slot is the one the
-/// next iteration waits on, so the group is waited for at the end of the
-/// iteration instead; a warp-specialised loop of several stages then
-/// releases each stage an iteration late. Nothing after the loop sees a
-/// group in flight.
-void MmaWaitPlanner::planPipelined(PipelinedOp op) {
+/// The groups an iteration issues may run into the next one; those of the
+/// iteration before must be complete at its end, where its stage is
+/// refilled (Pipelined.cpp). So the end waits for all but the iteration's
+/// own groups still in flight: right after its last gemm when nothing
+/// waited since (the usual loop: the gemms' groups run while the next
+/// stage is awaited), else before the terminator. With one stage, the
+/// slot the next iteration waits on is this one, so the iteration waits
+/// for all of them.
+void MmaWaitPlanner::planIteration(PipelinedOp op) {
   Block &body = op.getBody().front();
+  for (Group &g : groups)
+    g.current = false;
+  GemmOp last;
+  waitedSinceGemm = true;
   planBlock(body);
+  body.walk([&](GemmOp g) {
+    if (g->getParentOp() == op)
+      last = g;
+  });
+  bool older = llvm::any_of(groups, [](const Group &g) { return !g.current; });
   bool loads = llvm::any_of(body.getOps<CopyOp>(),
                             [](CopyOp copy) { return copy.isTileLoad(); });
-  if (loads && !pending.empty()) {
-    if (op.getStageCount() == 1) {
-      b.setInsertionPoint(body.getTerminator());
-      drain(op.getLoc());
-    } else if (op.isWarpSpecialized()) {
-      op->setAttr(kMmaInFlightAtEndAttr, b.getUnitAttr());
-    }
-  }
+  bool refillsAtOnce = op.getStageCount() == 1 && loads;
+  if (groups.empty() || (!older && !refillsAtOnce))
+    return;
+  if (last && !waitedSinceGemm && !refillsAtOnce)
+    b.setInsertionPointAfter(last);
+  else
+    b.setInsertionPoint(body.getTerminator());
+  int64_t own =
+      llvm::count_if(groups, [](const Group &g) { return g.current; });
+  // The last gemm's accumulator first, then the body's others, then any
+  // other in flight.
+  SmallVector<Value> accumulators;
+  auto add = [&](Value v) {
+    if (!llvm::is_contained(accumulators, v))
+      accumulators.push_back(v);
+  };
+  if (last)
+    add(last.getC());
+  body.walk([&](GemmOp g) { add(g.getC()); });
+  for (Value v : pendingAccumulators())
+    add(v);
+  wait(op.getLoc(), refillsAtOnce ? 0 : own, accumulators);
+}
+
+/// A body is planned from the groups in flight at the start of an
+/// iteration: those before the loop (the first iteration) and those an
+/// iteration leaves running (the next ones), found by a first pass that
+/// places nothing. A warp-specialised loop of several stages whose groups
+/// run past the end of an iteration releases each stage an iteration
+/// late. Nothing after the loop sees a group in flight.
+void MmaWaitPlanner::planPipelined(PipelinedOp op) {
+  SmallVector<Group> before = groups;
+  bool wasDry = dryRun;
+  dryRun = true;
+  planIteration(op);
+  SmallVector<Group> leftRunning = groups;
+  dryRun = wasDry;
+  groups = before;
+  groups.append(leftRunning.begin(), leftRunning.end());
+  planIteration(op);
+  Block &body = op.getBody().front();
+  bool loads = llvm::any_of(body.getOps<CopyOp>(),
+                            [](CopyOp copy) { return copy.isTileLoad(); });
+  if (!dryRun && loads && !groups.empty() && op.getStageCount() > 1 &&
+      op.isWarpSpecialized())
+    op->setAttr(kMmaInFlightAtEndAttr, b.getUnitAttr());
   b.setInsertionPointAfter(op);
   drain(op.getLoc());
 }

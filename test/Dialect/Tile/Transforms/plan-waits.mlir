@@ -50,8 +50,7 @@ tile.kernel @in_flight(%A: memref<?x?xf16>, %C: memref<?x?xf32>) grid [1] thread
 // the loop.
 // CHECK-LABEL: tile.kernel @one_stage
 // CHECK: tile.gemm {{.*}} {in_flight}
-// CHECK-NEXT: tile.mma_wait 1, %[[ACC:.*]] : !tile.fragment<64x64xf32>
-// CHECK-NEXT: tile.mma_wait 0, %[[ACC]] : !tile.fragment<64x64xf32>
+// CHECK-NEXT: tile.mma_wait 0, %[[ACC:.*]] : !tile.fragment<64x64xf32>
 // CHECK-NEXT: }
 // CHECK-NEXT: tile.copy %[[ACC]]
 tile.kernel @one_stage(%A: memref<?x?xf16>, %C: memref<?x?xf32>) grid [1] threads 128 {
@@ -149,11 +148,9 @@ tile.kernel @two_in_flight(%A: memref<?x?xf16>) grid [1] threads 128 {
 
 // -----
 
-// An in_flight gemm before one that is not keeps its own wait; the latter
-// completes both.
+// An in_flight gemm before one that is not: the latter completes both.
 // CHECK-LABEL: tile.kernel @mixed
 // CHECK: tile.gemm {{.*}} {in_flight}
-// CHECK-NEXT: tile.mma_wait 1,
 // CHECK-NEXT: tile.gemm
 // CHECK-NEXT: tile.mma_wait 0,
 // CHECK-NEXT: tile.copy
@@ -175,11 +172,74 @@ tile.kernel @mixed(%A: memref<?x?xf16>, %C: memref<?x?xf32>) grid [1] threads 12
 
 // -----
 
+// Waits follow the uses: the next block's product is issued before this
+// block's result is read (two accumulators, software-pipelined by hand).
+// Reading %p waits for its group and leaves the younger %q running (wait
+// 1); reading %q at the top of the next iteration waits for the last
+// group, %q's of the iteration before (wait 0). Each wait completes the
+// older groups, so no extra wait ends the iteration: the stage of the
+// iteration before is free when it is refilled.
+// CHECK-LABEL: tile.kernel @overlapped
+// CHECK: tile.pipelined
+// CHECK-NEXT: tile.copy
+// CHECK-NEXT: tile.mma_wait 0, %[[Q:[^ ]*]] :
+// CHECK-NEXT: tile.parallel ins(%{{.*}} = %[[Q]]
+// CHECK: tile.gemm %{{.*}}, %{{.*}}, %[[P:[^ ]*]] {in_flight}
+// CHECK-NEXT: tile.gemm %{{.*}}, %{{.*}}, %[[Q]] {in_flight}
+// CHECK-NEXT: tile.mma_wait 1, %[[P]], %[[Q]] :
+// CHECK-NEXT: tile.parallel ins(%{{.*}} = %[[P]]
+// CHECK-NOT: tile.mma_wait
+// CHECK: }
+// CHECK-NEXT: }
+// CHECK-NEXT: tile.mma_wait 0,
+tile.kernel @overlapped(%A: memref<?x?xf16>, %C: memref<?x?xf32>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  %p = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  %q = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  tile.pipelined %k = %c0 to %c4 step %c1 num_stages 3 {
+    tile.copy %A[%c0, %k] -> %a : memref<?x?xf16> -> !tile.shared<64x64xf16>
+    tile.parallel ins(%x = %q) outs(%o = %acc) { arith.addf %x, %o : f32 }
+    tile.gemm %a, %a, %p {in_flight} : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
+    tile.gemm %a, %a, %q {in_flight} : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
+    tile.parallel ins(%x = %p) outs(%o = %acc) { arith.addf %x, %o : f32 }
+  }
+  tile.copy %acc -> %C[%c0, %c0] : !tile.fragment<64x64xf32> -> memref<?x?xf32>
+}
+
+// -----
+
+// A write of the accumulator after the gemm (here a fill) waits for its
+// group; with nothing left in flight, the iteration needs no other wait.
+// CHECK-LABEL: tile.kernel @written_after
+// CHECK: tile.gemm {{.*}} {in_flight}
+// CHECK-NEXT: tile.mma_wait 0, %[[C:[^ ]*]] :
+// CHECK-NEXT: tile.fill %[[C]]
+// CHECK-NEXT: }
+tile.kernel @written_after(%A: memref<?x?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant 0.0 : f32
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  %c = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  tile.pipelined %k = %c0 to %c4 step %c1 num_stages 2 {
+    tile.copy %A[%c0, %k] -> %a : memref<?x?xf16> -> !tile.shared<64x64xf16>
+    tile.gemm %a, %a, %c {in_flight} : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
+    tile.fill %c, %zero : !tile.fragment<64x64xf32>, f32
+  }
+}
+
+// -----
+
 // No group crosses a serial loop's back edge: one in flight where the loop
 // starts is waited for before it, and none is left after.
 // CHECK-LABEL: tile.kernel @serial_loop
-// CHECK: tile.mma_wait 1, %[[ACC:[^ ]*]] :
-// CHECK-NEXT: tile.mma_wait 0, %[[ACC]] :
+// CHECK: tile.gemm
+// CHECK-NEXT: tile.mma_wait 0, %{{[^ ]*}} :
 // CHECK-NEXT: scf.for
 // CHECK-NOT: tile.mma_wait
 tile.kernel @serial_loop(%A: memref<?x?xf16>, %X: memref<?x?xf32>) grid [1] threads 128 {

@@ -607,12 +607,14 @@ def Tile_GemmOp : Tile_Op<"gemm"> {
     With `zero_init`, `C = op(A) · op(B)`: C's values before are not read
     (`tile-fold-accumulator-fills` sets it in place of a zero fill of C, so
     that no instruction writes the accumulator between tensor-core ops).
-    With `in_flight`, the tensor-core work of one iteration of the enclosing
-    `tile.pipelined` is still running when the next iteration's loads are
-    issued: it is waited for at the next gemm (`wgmma.wait_group 1`), after
-    the loop, or in a branch of the body that touches C
-    (`tile-keep-gemms-in-flight` sets it). Every gemm is followed by the
-    `tile.mma_wait` that `tile-plan-waits` places.
+    With `in_flight`, the gemm's tensor-core group keeps running past it:
+    an op that touches C waits for it first, the end of the iteration waits
+    for the groups of the iteration before (its stage is refilled then),
+    and the loop's end for all (`tile.mma_wait`, placed by
+    `tile-plan-waits`). `tile-keep-gemms-in-flight` sets it where nothing in
+    the body touches C before a branch after the gemm; a kernel may set it
+    itself to overlap a product with the use of an earlier one (the next
+    block's product issued before this block's result is read).
 
     Constraints:
     - gemm_c1: A is a shared tile or a fragment (read from registers, e.g.
@@ -623,11 +625,10 @@ def Tile_GemmOp : Tile_Op<"gemm"> {
     - gemm_c4: C's element type is f32, or i32 for i8 operands (integer
       products accumulate exactly).
     - gemm_c5: an `in_flight` gemm is directly in a `tile.pipelined` body,
-      and the body's other ops touch C only inside an `scf.if` after it
-      (anything else would read or write C while it is being computed),
-      and write A and B only by the loop's copies from global memory
-      (which rotate through stages; a write from registers would change
-      an operand the tensor cores still read).
+      and the body writes A and B only by the loop's copies from global
+      memory (which rotate through stages; a write from registers would
+      change an operand the tensor cores still read). An op that touches
+      C waits for its group first (tile-plan-waits), wherever it is.
     - gemm_c6: 8-bit A and B are K-major, the only layout in which tensor
       cores read them: A a shared tile without `transpose_a`, B a shared
       tile with `transpose_b` (N×K).
@@ -666,6 +667,10 @@ def Tile_GemmOp : Tile_Op<"gemm"> {
     /// Why this gemm's group cannot stay in flight (gemm_c5), or an empty
     /// string when it can.
     std::string whyNotInFlight();
+    /// For a gemm directly in a tile.pipelined body: an op of the body
+    /// other than a branch after the gemm that touches C (it waits for
+    /// the group), or null.
+    ::mlir::Operation *accumulatorUseInBody();
   }];
   let hasVerifier = 1;
 }

@@ -187,11 +187,18 @@ def TilePlanWaits : Pass<"tile-plan-waits", "ModuleOp"> {
     Runs after `tile-keep-gemms-in-flight`. Walks each kernel's body in the
     order it runs, tracking the accumulators whose tensor-core group may
     still be in flight, and writes each wait as a `tile.mma_wait`:
-    - after each `tile.gemm`: `pending 1` for an `in_flight` gemm (its own
-      group keeps running), `pending 0` otherwise; after a run of N
-      `in_flight` gemms, one `pending N` after the last. The wait completes
-      older groups too, so it lists the accumulators of the body's other
-      gemms and of every group still in flight;
+    - after a gemm that is not `in_flight`: `pending 0`;
+    - before an op that touches the accumulator of an `in_flight` gemm's
+      group: `pending N`, N the groups issued after the youngest one it
+      needs;
+    - at the end of a `tile.pipelined` iteration whose groups of the
+      iteration before may still run: `pending N`, N the iteration's own
+      groups in flight (right after its last gemm when nothing waited
+      since: the usual `pending 1`). The body is planned from the groups
+      in flight where an iteration starts: those before the loop and those
+      an iteration leaves running, found by a first pass.
+    A wait completes older groups too, so it lists the accumulators of the
+    body's other gemms and of every group still in flight;
     - at the start of an `scf.if` branch that touches an accumulator in
       flight;
     - before an `scf.for` over tile operations, and at the end of its body
