@@ -169,6 +169,14 @@ assemble(gpu::BinaryOp binary, NVVM::NVVMTargetAttr target, StringRef ptx) {
     return failure();
   }
 
+  // ptxas's warnings and performance advice (a kernel whose wgmmas it
+  // serialises, C7510-C7520, is correct and slow) would be lost with its
+  // log: each becomes a warning at the binary.
+  std::string log = readLog(logFile.getPath());
+  for (StringRef line : llvm::split(log, '\n'))
+    if (line.contains("Performance Loss") || line.contains("warning"))
+      emitWarning(loc) << "ptxas: " << line.trim();
+
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> cubin =
       llvm::MemoryBuffer::getFile(cubinFile.getPath(), /*IsText=*/false,
                                   /*RequiresNullTerminator=*/false);

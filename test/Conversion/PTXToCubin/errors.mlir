@@ -24,6 +24,13 @@
 // ASSEMBLED: properties = {ISAToBinaryTimeInMs = {{[0-9]+}} : i64}, bin = "CUBIN"
 // ARGS: {{^}}-arch sm_90a {{.*}}/tmp/tile-k-sm_90a-{{.*}}.ptx -o {{.*}}/tmp/tile-k-sm_90a-{{.*}}.cubin --opt-level 3 -v --maxrregcount=64{{$}}
 
+// ptxas's warnings and performance advice on a successful run become
+// warnings at the binary; its other output does not.
+// RUN: printf '#!/bin/sh\necho "ptxas info    : (C7514) Potential Performance Loss: wgmma.mma_async instructions are serialized"\necho "ptxas info    : Used 90 registers"\necho "ptxas warning : Unresolved extern"\nwhile [ $# -gt 0 ]; do [ "$1" = -o ] && printf CUBIN > "$2"; shift; done\n' > %t/bin/ptxas
+// RUN: env PATH=%t/bin:%PATH% TMPDIR=%t/tmp %tile_tools_dir/tile-opt %s --tile-assemble-cubin 2>&1 >/dev/null | FileCheck %s --check-prefix=ADVICE --implicit-check-not=registers
+// ADVICE: warning: ptxas: ptxas info    : (C7514) Potential Performance Loss: wgmma.mma_async instructions are serialized
+// ADVICE: warning: ptxas: ptxas warning : Unresolved extern
+
 // RUN: ls -A %t/tmp | count 0
 
 module attributes {gpu.container_module} {
