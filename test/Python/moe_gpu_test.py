@@ -4,7 +4,11 @@ built on the host (one tile per BM rows of each expert, clipped at the
 expert's end by `bounds`), against torch per expert in fp32. Experts with
 no tokens, one token, and counts that are and are not multiples of BM.
 
-Usage: moe_gpu_test.py KERNELS_DIR
+With --time, the issue's case (64 experts, 8192 tokens, K 2048, N 1408)
+against a loop of torch matmuls per expert and one dense GEMM of the same
+total work.
+
+Usage: moe_gpu_test.py KERNELS_DIR [--time]
 """
 import sys
 
@@ -50,5 +54,47 @@ for suffix, dtype in (("f16", torch.float16), ("bf16", torch.bfloat16)):
         failed += not ok
         print(f"moe {suffix} {counts} n={n} k={k}: "
               f"{'ok' if ok else f'FAILED rel {err:.3g}'}")
+if "--time" in sys.argv:
+    # The issue's case: 64 experts, 8192 tokens sorted by expert (uneven
+    # counts), K 2048, N 1408; against a loop of torch matmuls per expert
+    # and one dense GEMM of the same total work, in alternating rounds.
+    from tile_mlir.timing import l2_flush, time_in_turns
+    flush = l2_flush()
+    g = torch.Generator(device="cpu").manual_seed(1)
+    experts, tokens, k, n = 64, 8192, 2048, 1408
+    weights = torch.rand(experts, generator=g) + 0.2
+    counts = (weights / weights.sum() * tokens).floor().long()
+    counts[0] += tokens - counts.sum()
+    counts = counts.tolist()
+    x = torch.randn(tokens, k, device="cuda", dtype=torch.float16)
+    w = torch.randn(experts, n, k, device="cuda", dtype=torch.float16) / 45
+    expert, row, end = [], [], []
+    start = 0
+    for e, c in enumerate(counts):
+        for r in range(start, start + c, BM):
+            expert.append(e)
+            row.append(r)
+            end.append(start + c)
+        start += c
+    lists = [torch.tensor(v, device="cuda", dtype=torch.int32)
+             for v in (expert, row, end)]
+    c_out = torch.empty(tokens, n, device="cuda", dtype=torch.float16)
+    ours = module.kernel("moe_gemm_f16").prepare(x, w, *lists, c_out)
+    bounds = [0]
+    for c in counts:
+        bounds.append(bounds[-1] + c)
+
+    def loop():
+        for e in range(experts):
+            torch.matmul(x[bounds[e]:bounds[e + 1]], w[e].t(),
+                         out=c_out[bounds[e]:bounds[e + 1]])
+
+    dense_w = w[0]
+    dense = lambda: x @ dense_w.t()  # noqa: E731
+    t = [time_in_turns([ours, loop, dense], flush=flush) for _ in range(3)]
+    o, p, d = (sorted(v[i] for v in t)[1] for i in range(3))
+    print(f"time moe {experts}x{tokens}x{k}x{n}: ours {o * 1e3:.1f} us, "
+          f"torch loop {p * 1e3:.1f} us ({p / o:.2f}x), one dense GEMM "
+          f"{d * 1e3:.1f} us (ours/dense {o / d:.2f})")
 print(f"moe: {failed} failed")
 sys.exit(1 if failed else 0)
