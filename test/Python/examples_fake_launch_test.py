@@ -1,6 +1,7 @@
 """The quantised and ragged examples of kernels/examples, compiled for
 real and launched against the fake CUDA driver with the argument lists
-their GPU tests pass (int8-gpu, fp8-gpu, varlen-gpu, swiglu-gpu): the
+their GPU tests pass (int8-gpu, fp8-gpu, bounds-gpu, moe-gpu, varlen-gpu,
+swiglu-gpu): the
 contracts, grids, shared memory and tensor-map shapes are checked by the
 runtime as on a GPU, so a signature, a contract or a view that does not
 fit shows up without one (examples-fake-launch.test). Shapes that break a
@@ -55,6 +56,11 @@ def run(label, kernel, *args):
 with tm.Runtime(0) as rt:
     v = Views()
     quantize = load(rt, "quantize")
+    run("quantize int8 1x4099", quantize.kernel("quantize_f16"),
+        v("f16", 1, 4099), v("f32", 1), v("i8", 1, 4099))
+    run("dequantize_pipelined 300x1040",
+        quantize.kernel("dequantize_pipelined_f16"), v("i8", 300, 1040),
+        v("f32", 300), v("f16", 300, 1040))
     run("quantize_fp8 1030x4097", quantize.kernel("quantize_fp8_e4m3_f16"),
         v("f16", 1030, 4097), v("f8E4M3FN", 1030, 4097), 0.75)
     run("dequantize_fp8 3x77", quantize.kernel("dequantize_fp8_e5m2_bf16"),
@@ -84,6 +90,21 @@ with tm.Runtime(0) as rt:
     run("gemm_w4a16 unpacked Q", w4.kernel("gemm_w4a16_f16"),
         v("f16", 16, 1024), v("i8", 300, 1024), v("f32", 8, 300),
         v("f16", 16, 300))
+
+    w8 = load(rt, "gemm_w8a16")
+    run("gemm_w8a16 16x300x1040", w8.kernel("gemm_w8a16_f16"),
+        v("f16", 16, 1040), v("i8", 300, 1040), v("f32", 300),
+        v("f16", 16, 300))
+
+    ragged = load(rt, "ragged")
+    run("scale_rows_until 77x1000 end 37",
+        ragged.kernel("scale_rows_until_f16"), v("f16", 77, 1000),
+        v("f16", 77, 1000), 37)
+
+    moe = load(rt, "moe_gemm")
+    run("moe_gemm 4 experts, 5 tiles", moe.kernel("moe_gemm_f16"),
+        v("f16", 195, 512), v("f16", 4, 256, 512), v("i32", 5), v("i32", 5),
+        v("i32", 5), v("f16", 195, 256))
 
     i8 = load(rt, "gemm_int8")
     run("int_mm 77x1000x2064", i8.kernel("int_mm_i32"), v("i8", 77, 2064),
