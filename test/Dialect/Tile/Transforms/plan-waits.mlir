@@ -281,6 +281,59 @@ tile.kernel @warp_specialized(%A: memref<?x?xf16>) grid [1] threads 128 {
 
 // -----
 
+// A warp-specialised loop whose only group is waited for where it is
+// used, inside the iteration: nothing runs past an iteration's end, so its
+// consumers release each stage at once (no tile.mma_in_flight_at_end).
+// CHECK-LABEL: tile.kernel @warp_specialized_used
+// CHECK: tile.pipelined
+// CHECK-NOT: tile.mma_in_flight_at_end
+// CHECK-SAME: {
+// CHECK: tile.gemm {{.*}} {in_flight}
+// CHECK-NEXT: tile.mma_wait 0,
+// CHECK-NEXT: tile.parallel
+tile.kernel @warp_specialized_used(%A: memref<?x?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  %sum = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  tile.pipelined %k = %c0 to %c4 step %c1 num_stages 2 warp_specialize 1 {
+    tile.copy %A[%c0, %k] -> %a : memref<?x?xf16> -> !tile.shared<64x64xf16>
+    tile.gemm %a, %a, %acc {in_flight} : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
+    tile.parallel ins(%x = %acc) outs(%o = %sum) { arith.addf %x, %o : f32 }
+  }
+}
+
+// -----
+
+// The accumulator read at the top of the body, before its gemm: the read
+// of the next iteration needs the group of this one (wait 0 there); the
+// first iteration's wait finds none in flight.
+// CHECK-LABEL: tile.kernel @read_before
+// CHECK: tile.pipelined
+// CHECK-NEXT: tile.copy
+// CHECK-NEXT: tile.mma_wait 0, %[[ACC:[^ ]*]] :
+// CHECK-NEXT: tile.parallel ins(%{{.*}} = %[[ACC]]
+// CHECK: tile.gemm {{.*}} {in_flight}
+// CHECK-NEXT: }
+// CHECK-NEXT: tile.mma_wait 0, %[[ACC]] :
+tile.kernel @read_before(%A: memref<?x?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  %sum = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  tile.pipelined %k = %c0 to %c4 step %c1 num_stages 3 {
+    tile.copy %A[%c0, %k] -> %a : memref<?x?xf16> -> !tile.shared<64x64xf16>
+    tile.parallel ins(%x = %acc) outs(%o = %sum) { arith.addf %x, %o : f32 }
+    tile.gemm %a, %a, %acc {in_flight} : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
+  }
+}
+
+// -----
+
 // A kernel whose waits are planned already is left as it is.
 // CHECK-LABEL: tile.kernel @planned
 // CHECK-SAME: attributes {tile.waits_planned}
