@@ -561,9 +561,12 @@ LogicalResult KernelPlanner::planReduces() {
           << op.getDim();
       return WalkResult::interrupt();
     }
+    // The warp shuffles that combine lanes move 32-bit values.
     Type t = op.getDest().getType().getElementType();
-    if (!isa<FloatType>(t)) {
-      op.emitOpError("only float reductions are lowered so far, got ") << t;
+    if (!t.isF32()) {
+      op.emitOpError("reduces f32 fragments only (its warp shuffles move "
+                     "32-bit floats), got ")
+          << t << "; copy the fragment into an f32 one first";
       return WalkResult::interrupt();
     }
     return WalkResult::advance();

@@ -331,8 +331,28 @@ tile.kernel @staged_tile_after_loop(%A: memref<?x?xf16>) grid [1] threads 128 {
 tile.kernel @reduce_integers(%A: memref<?x?xi32>) grid [1] threads 128 {
   %s = tile.alloc_fragment : !tile.fragment<64x64xi32>
   %d = tile.alloc_fragment : !tile.fragment<64xi32>
-  // expected-error @+1 {{only float reductions are lowered so far, got 'i32'}}
+  // expected-error @+1 {{reduces f32 fragments only (its warp shuffles move 32-bit floats), got 'i32'; copy the fragment into an f32 one first}}
   tile.reduce sum %s -> %d {dim = 1 : i64} : !tile.fragment<64x64xi32> -> !tile.fragment<64xi32>
+}
+
+// -----
+
+// A 16-bit or 8-bit float fragment is reduced as f32: refused at the op,
+// not by the shuffle's verifier after lowering.
+tile.kernel @reduce_f16(%A: memref<?x?xf16>) grid [1] threads 128 {
+  %s = tile.alloc_fragment : !tile.fragment<16x128xf16>
+  %d = tile.alloc_fragment : !tile.fragment<16xf16>
+  // expected-error @+1 {{reduces f32 fragments only (its warp shuffles move 32-bit floats), got 'f16'; copy the fragment into an f32 one first}}
+  tile.reduce max %s -> %d {dim = 1 : i64} : !tile.fragment<16x128xf16> -> !tile.fragment<16xf16>
+}
+
+// -----
+
+tile.kernel @reduce_f8(%A: memref<?x?xf8E4M3FN>) grid [1] threads 128 {
+  %s = tile.alloc_fragment : !tile.fragment<16x128xf8E4M3FN>
+  %d = tile.alloc_fragment : !tile.fragment<16xf8E4M3FN>
+  // expected-error @+1 {{reduces f32 fragments only (its warp shuffles move 32-bit floats), got 'f8E4M3FN'}}
+  tile.reduce max %s -> %d {dim = 1 : i64} : !tile.fragment<16x128xf8E4M3FN> -> !tile.fragment<16xf8E4M3FN>
 }
 
 // -----
