@@ -104,9 +104,22 @@ LogicalResult KernelEmitter::lowerGlobalAccess(Location l, Value frag,
     base.push_back(
         arith::AddIOp::create(b, l, map.lookup(offsets[lead + d]),
                               layout.threadCoord(b, l, threadId, d)));
+  // The dimensions the tile does not span are indexed once: an index past
+  // one of them puts the whole tile outside (nothing read or written).
   SmallVector<Value> leadIndices;
-  for (int64_t d = 0; d < lead; ++d)
+  Value leadInside;
+  for (int64_t d = 0; d < lead; ++d) {
     leadIndices.push_back(map.lookup(offsets[d]));
+    Value in = arith::AndIOp::create(
+        b, l,
+        arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge,
+                              leadIndices.back(), index(0)),
+        arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt,
+                              leadIndices.back(), dims[d]));
+    leadInside = leadInside
+                     ? arith::AndIOp::create(b, l, leadInside, in).getResult()
+                     : in;
+  }
 
   int64_t v = vectorWidth(layout, gType.getIntOrFloatBitWidth() / 8);
   // An element that the layout replicates over threads is combined once,
@@ -164,6 +177,9 @@ LogicalResult KernelEmitter::lowerGlobalAccess(Location l, Value frag,
     room.push_back(arith::SubIOp::create(b, l, dims[lead + d], base[d]));
     before.push_back(arith::SubIOp::create(b, l, index(0), base[d]));
   }
+  // Register offsets are not negative: no room leaves every element out.
+  if (leadInside)
+    room[0] = arith::SelectOp::create(b, l, leadInside, room[0], index(0));
   // The element at `offset` along dimension d is inside.
   auto within = [&](int64_t d, int64_t offset) {
     return arith::AndIOp::create(
@@ -273,7 +289,10 @@ LogicalResult KernelEmitter::lowerGlobalAccess(Location l, Value frag,
   // take the masked element-by-element path below.
   std::optional<OpBuilder::InsertionGuard> fastPathGuard;
   if (v > 1) {
-    Value inside = aligned;
+    Value inside =
+        leadInside
+            ? arith::AndIOp::create(b, l, aligned, leadInside).getResult()
+            : aligned;
     for (int64_t d = 0; d < rank; ++d) {
       Value origin = map.lookup(offsets[lead + d]);
       Value end = arith::AddIOp::create(b, l, origin, index(layout.shape[d]));
