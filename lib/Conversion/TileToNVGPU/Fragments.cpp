@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FloatConvert.h"
 #include "IndexArith.h"
 #include "KernelEmitter.h"
 #include "PredicatedAccess.h"
@@ -36,21 +37,6 @@ LogicalResult KernelEmitter::lowerFill(FillOp op) {
   for (int64_t i = 0, e = f.layout.numRegs(); i < e; ++i)
     memref::StoreOp::create(b, loc(), value, f.regs, ValueRange{index(i)});
   return success();
-}
-
-/// Converts a value to `to` (float to float, arith semantics).
-static Value convert(OpBuilder &b, Location l, Value v, Type to) {
-  Type from = v.getType();
-  if (from == to)
-    return v;
-  if (from.getIntOrFloatBitWidth() == to.getIntOrFloatBitWidth()) {
-    // f16 <-> bf16: through f32, which holds both exactly.
-    Value wide = arith::ExtFOp::create(b, l, b.getF32Type(), v);
-    return arith::TruncFOp::create(b, l, to, wide);
-  }
-  if (from.getIntOrFloatBitWidth() > to.getIntOrFloatBitWidth())
-    return arith::TruncFOp::create(b, l, to, v);
-  return arith::ExtFOp::create(b, l, to, v);
 }
 
 /// The number of consecutive registers that form one contiguous, aligned
@@ -233,11 +219,11 @@ LogicalResult KernelEmitter::lowerGlobalAccess(Location l, Value frag,
     auto [address, offset] = addressOf(r);
     if (load) {
       Value x = emitPredicatedLoad(b, l, inside, address, offset, gType);
-      memref::StoreOp::create(b, l, convert(b, l, x, fType), f.regs,
+      memref::StoreOp::create(b, l, convertFloat(b, l, x, fType), f.regs,
                               ValueRange{index(r)});
       return;
     }
-    Value x = convert(
+    Value x = convertFloat(
         b, l, memref::LoadOp::create(b, l, f.regs, ValueRange{index(r)}),
         gType);
     if (atomic)
@@ -251,7 +237,7 @@ LogicalResult KernelEmitter::lowerGlobalAccess(Location l, Value frag,
   auto storedElements = [&](int64_t r, int64_t width) {
     SmallVector<Value> elements;
     for (int64_t e = 0; e < width; ++e)
-      elements.push_back(convert(
+      elements.push_back(convertFloat(
           b, l, memref::LoadOp::create(b, l, f.regs, ValueRange{index(r + e)}),
           gType));
     return elements;
@@ -267,7 +253,8 @@ LogicalResult KernelEmitter::lowerGlobalAccess(Location l, Value frag,
       vec.setAlignment(alignment);
       for (int64_t e = 0; e < width; ++e)
         memref::StoreOp::create(
-            b, l, convert(b, l, vector::ExtractOp::create(b, l, vec, e), fType),
+            b, l,
+            convertFloat(b, l, vector::ExtractOp::create(b, l, vec, e), fType),
             f.regs, ValueRange{index(r + e)});
       return;
     }
@@ -364,7 +351,7 @@ LogicalResult KernelEmitter::lowerGlobalAccess(Location l, Value frag,
           Value x = emitPredicatedLoad(b, l, in, address, offset + e * eltBytes,
                                        gType);
           Value pick = arith::SelectOp::create(b, l, whole, vec[e], x);
-          memref::StoreOp::create(b, l, convert(b, l, pick, fType), f.regs,
+          memref::StoreOp::create(b, l, convertFloat(b, l, pick, fType), f.regs,
                                   ValueRange{index(r + e)});
         }
         continue;
@@ -517,13 +504,13 @@ LogicalResult KernelEmitter::copySharedFragment(CopyOp op, bool store) {
           elements.push_back(vector::ExtractOp::create(b, l, load, e));
       }
       for (int64_t e = 0; e < v; ++e)
-        memref::StoreOp::create(b, l, convert(b, l, elements[e], fragT), f.regs,
-                                ValueRange{c(r + e)});
+        memref::StoreOp::create(b, l, convertFloat(b, l, elements[e], fragT),
+                                f.regs, ValueRange{c(r + e)});
       continue;
     }
     SmallVector<Value> elements;
     for (int64_t e = 0; e < v; ++e)
-      elements.push_back(convert(
+      elements.push_back(convertFloat(
           b, l, memref::LoadOp::create(b, l, f.regs, ValueRange{c(r + e)}), t));
     if (v == 1) {
       memref::StoreOp::create(b, l, elements[0], flat, ValueRange{idx});
@@ -622,8 +609,8 @@ LogicalResult KernelEmitter::lowerCopy(CopyOp op) {
   Type toType = cast<FragmentType>(op.getDest().getType()).getElementType();
   for (int64_t r = 0; r < from.layout.numRegs(); ++r) {
     Value x = memref::LoadOp::create(b, loc(), from.regs, ValueRange{index(r)});
-    memref::StoreOp::create(b, loc(), convert(b, loc(), x, toType), to.regs,
-                            ValueRange{index(r)});
+    memref::StoreOp::create(b, loc(), convertFloat(b, loc(), x, toType),
+                            to.regs, ValueRange{index(r)});
   }
   return success();
 }

@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FloatConvert.h"
 #include "SM90.h"
 
 #include "tile/Dialect/Tile/IR/TileTypes.h"
@@ -25,21 +26,6 @@
 
 using namespace mlir;
 using namespace mlir::tile;
-
-/// `v` (any float) as `to` (any float but an 8-bit one), by arith's rules.
-static Value convertFloat(OpBuilder &b, Location l, Value v, Type to) {
-  Type from = v.getType();
-  if (from == to)
-    return v;
-  unsigned fromBits = from.getIntOrFloatBitWidth();
-  unsigned toBits = to.getIntOrFloatBitWidth();
-  if (fromBits == toBits) // f16 <-> bf16, through f32
-    return arith::TruncFOp::create(
-        b, l, to, arith::ExtFOp::create(b, l, b.getF32Type(), v));
-  if (fromBits > toBits)
-    return arith::TruncFOp::create(b, l, to, v);
-  return arith::ExtFOp::create(b, l, to, v);
-}
 
 Value sm90::convertEightBitFloat(OpBuilder &b, Location l, Value v,
                                  FloatType to) {
