@@ -58,6 +58,10 @@ private:
   void planIteration(PipelinedOp op);
   /// The accumulators of the groups in flight, each once.
   SmallVector<Value> pendingAccumulators() const;
+  /// What a wait after `gemm` lists, each once: its accumulator, those of
+  /// its loop body's gemms (whose older groups the wait completes too),
+  /// then those of every group in flight.
+  SmallVector<Value> accumulatorsAfter(GemmOp gemm) const;
 
   OpBuilder b;
   /// The groups that may be in flight here, oldest first.
@@ -74,6 +78,19 @@ SmallVector<Value> MmaWaitPlanner::pendingAccumulators() const {
   for (const Group &g : groups)
     if (!llvm::is_contained(accs, g.acc))
       accs.push_back(g.acc);
+  return accs;
+}
+
+SmallVector<Value> MmaWaitPlanner::accumulatorsAfter(GemmOp gemm) const {
+  SmallVector<Value> accs{gemm.getC()};
+  auto add = [&](Value v) {
+    if (!llvm::is_contained(accs, v))
+      accs.push_back(v);
+  };
+  if (auto loop = dyn_cast<PipelinedOp>(gemm->getParentOp()))
+    loop.getBody().walk([&](GemmOp g) { add(g.getC()); });
+  for (Value v : pendingAccumulators())
+    add(v);
   return accs;
 }
 
@@ -141,17 +158,8 @@ void MmaWaitPlanner::planGemm(GemmOp op) {
     waitedSinceGemm = false;
     return;
   }
-  SmallVector<Value> accumulators{op.getC()};
-  auto add = [&](Value v) {
-    if (!llvm::is_contained(accumulators, v))
-      accumulators.push_back(v);
-  };
-  if (auto loop = dyn_cast<PipelinedOp>(op->getParentOp()))
-    loop.getBody().walk([&](GemmOp g) { add(g.getC()); });
-  for (Value v : pendingAccumulators())
-    add(v);
   b.setInsertionPointAfter(op);
-  wait(op.getLoc(), 0, accumulators);
+  wait(op.getLoc(), 0, accumulatorsAfter(op));
   groups.clear();
 }
 
@@ -229,19 +237,8 @@ void MmaWaitPlanner::planIteration(PipelinedOp op) {
     b.setInsertionPoint(body.getTerminator());
   int64_t own =
       llvm::count_if(groups, [](const Group &g) { return g.current; });
-  // The last gemm's accumulator first, then the body's others, then any
-  // other in flight.
-  SmallVector<Value> accumulators;
-  auto add = [&](Value v) {
-    if (!llvm::is_contained(accumulators, v))
-      accumulators.push_back(v);
-  };
-  if (last)
-    add(last.getC());
-  body.walk([&](GemmOp g) { add(g.getC()); });
-  for (Value v : pendingAccumulators())
-    add(v);
-  wait(op.getLoc(), refillsAtOnce ? 0 : own, accumulators);
+  wait(op.getLoc(), refillsAtOnce ? 0 : own,
+       last ? accumulatorsAfter(last) : pendingAccumulators());
 }
 
 /// A body is planned from the groups in flight at the start of an
