@@ -127,18 +127,18 @@ static void printGemmTypes(OpAsmPrinter &p, Operation *, Value, Value, Value,
   printOperandTypes(p, {ta, tb, tc}, {",", ","});
 }
 
-/// `: T -> memref<...>`, or nothing when the value is a fragment allocated
-/// before (a scalar's type is written).
-static ParseResult parseAtomicTypes(OpAsmParser &parser,
-                                    const OpAsmParser::UnresolvedOperand &value,
-                                    const OpAsmParser::UnresolvedOperand &dest,
-                                    Type &tv, Type &td) {
-  return parseOperandTypes(parser, {&value, &dest}, {"->"}, {&tv, &td});
+/// `: T -> U` for an op from a value to a destination (tile.atomic's
+/// `: T -> memref<...>`, tile.reduce's fragments), or nothing when both are
+/// known from before (a scalar's type is written).
+static ParseResult parseSourceToDestTypes(
+    OpAsmParser &parser, const OpAsmParser::UnresolvedOperand &source,
+    const OpAsmParser::UnresolvedOperand &dest, Type &ts, Type &td) {
+  return parseOperandTypes(parser, {&source, &dest}, {"->"}, {&ts, &td});
 }
 
-static void printAtomicTypes(OpAsmPrinter &p, Operation *, Value, Value,
-                             Type tv, Type td) {
-  printOperandTypes(p, {tv, td}, {"->"});
+static void printSourceToDestTypes(OpAsmPrinter &p, Operation *, Value, Value,
+                                   Type ts, Type td) {
+  printOperandTypes(p, {ts, td}, {"->"});
 }
 
 /// `: !tile.fragment<...> -> f32`, or nothing when the source is a tile
@@ -164,18 +164,6 @@ parseReductionTypes(OpAsmParser &parser,
 static void printReductionTypes(OpAsmPrinter &p, Operation *, Value, Type ts,
                                 Type tr) {
   p << ": " << ts << " -> " << tr;
-}
-
-static ParseResult parseReduceTypes(OpAsmParser &parser,
-                                    const OpAsmParser::UnresolvedOperand &src,
-                                    const OpAsmParser::UnresolvedOperand &dst,
-                                    Type &ts, Type &td) {
-  return parseOperandTypes(parser, {&src, &dst}, {"->"}, {&ts, &td});
-}
-
-static void printReduceTypes(OpAsmPrinter &p, Operation *, Value, Value,
-                             Type ts, Type td) {
-  printOperandTypes(p, {ts, td}, {"->"});
 }
 
 bool tile::isSourceShorthand(Operation *op) {

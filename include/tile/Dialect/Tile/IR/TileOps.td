@@ -589,7 +589,7 @@ def Tile_AtomicOp : Tile_Op<"atomic"> {
                        Variadic<Index>:$offsets);
   let assemblyFormat = [{
     $kind $value `->` $dest `[` $offsets `]` attr-dict
-    custom<AtomicTypes>(ref($value), ref($dest), type($value), type($dest))
+    custom<SourceToDestTypes>(ref($value), ref($dest), type($value), type($dest))
   }];
   let hasVerifier = 1;
 }
@@ -755,7 +755,7 @@ def Tile_ReduceOp : Tile_Op<"reduce"> {
                        I64Attr:$dim, UnitAttr:$clear);
   let assemblyFormat = [{
     $kind $source `->` $dest attr-dict
-    custom<ReduceTypes>(ref($source), ref($dest), type($source), type($dest))
+    custom<SourceToDestTypes>(ref($source), ref($dest), type($source), type($dest))
   }];
   let hasVerifier = 1;
 }
