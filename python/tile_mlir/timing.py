@@ -85,6 +85,14 @@ def time_in_turns(fns, warmup: int = 10, iters: int = 50,
     return list(out)
 
 
+def median_in_turns(fns, rounds: int = 3, **kwargs) -> list[float]:
+    """The median over `rounds` calls of time_in_turns (same arguments) of
+    each of `fns`' times, in milliseconds: the SM clock moves within a run,
+    so one call's medians can still fall on a slow stretch."""
+    times = [time_in_turns(fns, **kwargs) for _ in range(rounds)]
+    return [sorted(t[i] for t in times)[rounds // 2] for i in range(len(fns))]
+
+
 def rel_fro(out, ref) -> float:
     """Relative Frobenius-norm error of `out` against `ref`: torch tensors
     (in fp32) or sequences of numbers; the absolute one where `ref` is all

@@ -17,7 +17,7 @@ import sys
 import torch
 
 import tile_mlir as tm
-from tile_mlir.timing import l2_flush, time_in_turns
+from tile_mlir.timing import l2_flush, median_in_turns
 
 kernels_dir = sys.argv[1]
 torch.manual_seed(0)
@@ -144,9 +144,7 @@ if "--time" in sys.argv:
         sw = torch.ones((n + 127) // 128, (k + 127) // 128, device="cuda")
         blocks = module.kernel("gemm_fp8_blockscale_e4m3").prepare(
             a, w, sa, sw, c)
-        t = [time_in_turns([ours, peer, blocks], flush=flush)
-             for _ in range(3)]
-        o, p, b = (sorted(x[i] for x in t)[1] for i in range(3))
+        o, p, b = median_in_turns([ours, peer, blocks], flush=flush)
         print(f"time {m}x{n}x{k}: ours {o * 1e3:.1f} us, _scaled_mm "
               f"{p * 1e3:.1f} us, {p / o:.3f}x, "
               f"{2 * m * n * k / o / 1e9:.0f} TFLOP/s; block-scaled "

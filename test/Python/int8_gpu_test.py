@@ -140,7 +140,7 @@ for suffix, dtype in (("f16", torch.float16), ("bf16", torch.bfloat16)):
         print(f"w4a16 {suffix} {m}x{n}x{k}: "
               f"{'ok' if ok else f'FAILED rel {err:.3g}'}")
 if "--time" in sys.argv:
-    from tile_mlir.timing import l2_flush, time_in_turns
+    from tile_mlir.timing import l2_flush, median_in_turns
     flush = l2_flush()
     shapes = ((1, 4096, 4096), (16, 11008, 4096), (64, 14336, 4096),
               (1024, 4096, 4096))
@@ -156,8 +156,7 @@ if "--time" in sys.argv:
         c = torch.empty(m, n, device="cuda", dtype=torch.int32)
         ours = i8.kernel("int_mm_i32").prepare(a, w, c)
         peer = lambda: torch._int_mm(a, w.t())  # noqa: E731
-        t = [time_in_turns([ours, peer], flush=flush) for _ in range(3)]
-        o, p = (sorted(v[i] for v in t)[1] for i in range(2))
+        o, p = median_in_turns([ours, peer], flush=flush)
         print(f"time int_mm {m}x{n}x{k}: ours {o * 1e3:.1f} us, torch._int_mm "
               f"{p * 1e3:.1f} us, peer/ours {p / o:.3f}, "
               f"{2 * m * n * k / o / 1e9:.0f} TOP/s")
@@ -171,8 +170,7 @@ if "--time" in sys.argv:
             c = torch.empty(m, n, device="cuda", dtype=torch.float16)
             ours = kernel.prepare(x, q, s, c)
             peer = lambda: x @ w.t()  # noqa: E731
-            t = [time_in_turns([ours, peer], flush=flush) for _ in range(3)]
-            o, p = (sorted(v[i] for v in t)[1] for i in range(2))
+            o, p = median_in_turns([ours, peer], flush=flush)
             print(f"time {label} {m}x{n}x{k}: ours {o * 1e3:.1f} us, torch "
                   f"fp16 {p * 1e3:.1f} us, peer/ours {p / o:.3f}")
 print(f"int8: {failed} failed")

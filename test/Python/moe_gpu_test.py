@@ -23,6 +23,23 @@ torch.manual_seed(0)
 rt = tm.Runtime(0)
 module = rt.load(tm.compile(f"{kernels_dir}/examples/moe_gemm.mlir"))
 failed = 0
+
+
+def tile_lists(counts):
+    """The kernel's tile list for experts of `counts` sorted tokens: one
+    tile per BM rows of each expert, as (EXPERT, ROW, END) int32 tensors."""
+    expert, row, end = [], [], []
+    start = 0
+    for e, c in enumerate(counts):
+        for r in range(start, start + c, BM):
+            expert.append(e)
+            row.append(r)
+            end.append(start + c)
+        start += c
+    return [torch.tensor(v, device="cuda", dtype=torch.int32)
+            for v in (expert, row, end)]
+
+
 for suffix, dtype in (("f16", torch.float16), ("bf16", torch.bfloat16)):
     kernel = module.kernel(f"moe_gemm_{suffix}")
     for counts, n, k in (([64, 0, 1, 130], 256, 512), ([7] * 8, 200, 1024),
@@ -30,20 +47,8 @@ for suffix, dtype in (("f16", torch.float16), ("bf16", torch.bfloat16)):
         m = sum(counts)
         x = torch.randn(m, k, device="cuda").to(dtype)
         w = (torch.randn(len(counts), n, k, device="cuda") / k ** 0.5).to(dtype)
-        expert, row, end = [], [], []
-        start = 0
-        for e, c in enumerate(counts):
-            for r in range(start, start + c, BM):
-                expert.append(e)
-                row.append(r)
-                end.append(start + c)
-            start += c
-
-        def ints(v):
-            return torch.tensor(v, device="cuda", dtype=torch.int32)
-
         c_out = torch.full((m, n), float("nan"), device="cuda", dtype=dtype)
-        kernel.launch(x, w, ints(expert), ints(row), ints(end), c_out)
+        kernel.launch(x, w, *tile_lists(counts), c_out)
         ref = torch.empty(m, n, device="cuda")
         start = 0
         for e, c in enumerate(counts):
@@ -58,7 +63,7 @@ if "--time" in sys.argv:
     # The issue's case: 64 experts, 8192 tokens sorted by expert (uneven
     # counts), K 2048, N 1408; against a loop of torch matmuls per expert
     # and one dense GEMM of the same total work, in alternating rounds.
-    from tile_mlir.timing import l2_flush, time_in_turns
+    from tile_mlir.timing import l2_flush, median_in_turns
     flush = l2_flush()
     g = torch.Generator(device="cpu").manual_seed(1)
     experts, tokens, k, n = 64, 8192, 2048, 1408
@@ -68,18 +73,9 @@ if "--time" in sys.argv:
     counts = counts.tolist()
     x = torch.randn(tokens, k, device="cuda", dtype=torch.float16)
     w = torch.randn(experts, n, k, device="cuda", dtype=torch.float16) / 45
-    expert, row, end = [], [], []
-    start = 0
-    for e, c in enumerate(counts):
-        for r in range(start, start + c, BM):
-            expert.append(e)
-            row.append(r)
-            end.append(start + c)
-        start += c
-    lists = [torch.tensor(v, device="cuda", dtype=torch.int32)
-             for v in (expert, row, end)]
     c_out = torch.empty(tokens, n, device="cuda", dtype=torch.float16)
-    ours = module.kernel("moe_gemm_f16").prepare(x, w, *lists, c_out)
+    ours = module.kernel("moe_gemm_f16").prepare(x, w, *tile_lists(counts),
+                                                 c_out)
     bounds = [0]
     for c in counts:
         bounds.append(bounds[-1] + c)
@@ -91,8 +87,7 @@ if "--time" in sys.argv:
 
     dense_w = w[0]
     dense = lambda: x @ dense_w.t()  # noqa: E731
-    t = [time_in_turns([ours, loop, dense], flush=flush) for _ in range(3)]
-    o, p, d = (sorted(v[i] for v in t)[1] for i in range(3))
+    o, p, d = median_in_turns([ours, loop, dense], flush=flush)
     print(f"time moe {experts}x{tokens}x{k}x{n}: ours {o * 1e3:.1f} us, "
           f"torch loop {p * 1e3:.1f} us ({p / o:.2f}x), one dense GEMM "
           f"{d * 1e3:.1f} us (ours/dense {o / d:.2f})")

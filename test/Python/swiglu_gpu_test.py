@@ -33,7 +33,7 @@ for suffix, dtype in (("f16", torch.float16), ("bf16", torch.bfloat16)):
         print(f"swiglu {suffix} {m}x{n}x{k}: "
               f"{'ok' if ok else f'FAILED rel {err:.3g}'}")
 if "--time" in sys.argv:
-    from tile_mlir.timing import l2_flush, time_in_turns
+    from tile_mlir.timing import l2_flush, median_in_turns
     flush = l2_flush()
     for m, n, k in ((4096, 11008, 4096), (8192, 14336, 4096)):
         x = torch.randn(m, k, device="cuda", dtype=torch.float16)
@@ -42,8 +42,7 @@ if "--time" in sys.argv:
         y = torch.empty(m, n, device="cuda", dtype=torch.float16)
         ours = module.kernel("swiglu_f16").prepare(x, wg, wu, y)
         peer = lambda: F.silu(x @ wg.t()) * (x @ wu.t())  # noqa: E731
-        t = [time_in_turns([ours, peer], flush=flush) for _ in range(3)]
-        o, p = (sorted(v[i] for v in t)[1] for i in range(2))
+        o, p = median_in_turns([ours, peer], flush=flush)
         print(f"time swiglu {m}x{n}x{k}: ours {o * 1e3:.1f} us, torch "
               f"{p * 1e3:.1f} us, peer/ours {p / o:.3f}, "
               f"{4 * m * n * k / o / 1e9:.0f} TFLOP/s")
