@@ -80,6 +80,7 @@ private:
   // ---- Emission helpers, used by the per-op lowerings. ----
   Value index(int64_t v);
   Value i64(int64_t v);
+  Value i32(int64_t v);
   /// Whether this thread is thread 0, the one that issues bulk copies.
   Value isLeader();
   Location loc() { return kernel.getLoc(); }
@@ -144,6 +145,18 @@ private:
   LogicalResult lowerReduction(ReductionOp op);
   LogicalResult lowerParallel(ParallelOp op);
   LogicalResult lowerPrint(PrintOp op);
+  /// tile.turn, and the set-up around a loop whose body takes turns
+  /// (Turns.cpp): beginTurns before the consumers' loop of `count`
+  /// iterations, setTurnIteration in each, endTurns after it.
+  LogicalResult lowerTurn(TurnOp op);
+  void beginTurns(PipelinedOp loop, Value count);
+  void setTurnIteration(Value it);
+  void endTurns();
+  /// bar.sync / bar.arrive on the turn barrier of consumer `warpgroup`.
+  void waitForTurn(Value warpgroup);
+  void arriveOnTurn(Value warpgroup);
+  /// The consumer warpgroup after this thread's, in turn order.
+  Value nextWarpgroup();
   /// Copies between global memory and the fragment `frag` (at `offsets`
   /// of `memref`), either way, or with `atomic` combines the fragment into
   /// global memory. `bounds`, when given (one per memref dimension), clip
@@ -179,6 +192,15 @@ private:
   DenseMap<Value, Value> fragmentRegs;
   /// The rings of the warp-specialised loops (emitWarpSpecialized).
   DenseMap<Operation *, StageRing> rings;
+  /// The turns of the consumers' loop being lowered (Turns.cpp); no
+  /// warpgroup value when it takes none.
+  struct TurnState {
+    Value warpgroup; ///< this thread's consumer warpgroup (i32)
+    int64_t warpgroups = 0;
+    bool passFirst = false; ///< the body's pass precedes its take
+    Value runs;             ///< i1: the loop runs at least once
+    Value iteration;        ///< the iteration being lowered (index)
+  } turns;
 
   Value threadId;   ///< gpu.thread_id x
   Value sharedBase; ///< memref<?xi8, workgroup>: the dynamic shared memory

@@ -49,6 +49,8 @@ private:
   LogicalResult planReduces();
   /// Checks the warp-specialised loops and chooses the register budgets.
   LogicalResult planWarpSpecialization();
+  /// tile.turn is taken only in warp-specialised loops (Turns.cpp).
+  LogicalResult planTurns();
   /// Reserves `bytes` of shared memory, 16-byte aligned; returns the offset.
   int64_t reserveShared(int64_t bytes);
 

@@ -151,7 +151,7 @@ LogicalResult KernelPlanner::run() {
       failed(planGemms()) || failed(planFragments()) ||
       failed(planParallels()) || failed(planReduces()) ||
       failed(planCopies()) || failed(planPipelined()) ||
-      failed(planWarpSpecialization()))
+      failed(planWarpSpecialization()) || failed(planTurns()))
     return failure();
   return success();
 }

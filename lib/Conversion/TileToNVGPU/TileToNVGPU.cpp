@@ -43,6 +43,10 @@ Value KernelEmitter::i64(int64_t v) {
   return arith::ConstantIntOp::create(b, loc(), v, 64);
 }
 
+Value KernelEmitter::i32(int64_t v) {
+  return arith::ConstantIntOp::create(b, loc(), v, 32);
+}
+
 void KernelEmitter::emitIf(Value cond, llvm::function_ref<void()> body) {
   auto op = scf::IfOp::create(b, loc(), cond, /*withElseRegion=*/false);
   OpBuilder::InsertionGuard guard(b);
@@ -135,6 +139,7 @@ const KernelEmitter::OpEmitter *KernelEmitter::emitterOf(Operation *op) {
       entry<ReductionOp, &KernelEmitter::lowerReduction>(),
       entry<ParallelOp, &KernelEmitter::lowerParallel>(),
       entry<PrintOp, &KernelEmitter::lowerPrint>(),
+      entry<TurnOp, &KernelEmitter::lowerTurn>(),
   };
   TypeID id = op->getName().getTypeID();
   for (const OpEmitter &e : emitters)

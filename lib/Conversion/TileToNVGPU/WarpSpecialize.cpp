@@ -235,11 +235,13 @@ LogicalResult KernelEmitter::lowerConsumerLoop(PipelinedOp op) {
   Value lb = map.lookup(op.getLower()), ub = map.lookup(op.getUpper());
   Value step = map.lookup(op.getStep());
   Value cStages = index(stages);
-  auto loop = scf::ForOp::create(b, l, index(0), iterationCount(lb, ub, step),
-                                 index(1));
+  Value count = iterationCount(lb, ub, step);
+  beginTurns(op, count);
+  auto loop = scf::ForOp::create(b, l, index(0), count, index(1));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
   Value it = loop.getInductionVar();
+  setTurnIteration(it);
   Value slot = arith::RemUIOp::create(b, l, it, cStages);
   emitPhaseWait(ring.full, slot, arith::DivUIOp::create(b, l, it, cStages));
   if (failed(lowerIteration(op, it, lb, step, slot)))
@@ -259,5 +261,7 @@ LogicalResult KernelEmitter::lowerConsumerLoop(PipelinedOp op) {
   } else {
     release(slot);
   }
+  b.setInsertionPointAfter(loop);
+  endTurns();
   return success();
 }

@@ -94,3 +94,23 @@ tile.kernel @too_many_threads(%A: memref<?x?xf16>) grid [1] threads 1024 {
     tile.copy %a -> %f : !tile.shared<128x64xf16> -> !tile.fragment<128x64xf16>
   }
 }
+
+// -----
+
+// Turns need the producer warpgroup: without it the block's barrier at each
+// iteration would wait for a warpgroup that waits for its turn.
+tile.kernel @turns_without_producer(%A: memref<?x?xf16>) grid [1] threads 256 {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %a = tile.alloc_shared : !tile.shared<128x64xf16>
+  %f = tile.alloc_fragment : !tile.fragment<128x64xf16>
+  %c1 = arith.constant 1 : index
+  tile.pipelined %k = %c0 to %c4 step %c1 num_stages 2 {
+    tile.copy %A[%c0, %k] -> %a : memref<?x?xf16> -> !tile.shared<128x64xf16>
+    // expected-error @+1 {{takes a turn in a loop that is not warp-specialised: the block's barrier at each iteration would wait for a warpgroup that waits for its turn (set the loop's `warp_specialize`, or the turn's flag with it)}}
+    tile.turn pass
+    tile.turn take
+    tile.copy %a -> %f : !tile.shared<128x64xf16> -> !tile.fragment<128x64xf16>
+  }
+}
+

@@ -29,6 +29,10 @@ tile.kernel @all_ops(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf3
     tile.copy %B[%k, %bx] -> %b : memref<?x?xf16> -> !tile.shared<64x128xf16>
     // CHECK: tile.gemm %{{.*}}, %{{.*}}, %{{.*}} : !tile.shared<64x64xf16>, !tile.shared<64x128xf16>, !tile.fragment<64x128xf32>
     tile.gemm %a, %b, %acc : !tile.shared<64x64xf16>, !tile.shared<64x128xf16>, !tile.fragment<64x128xf32>
+    // CHECK: tile.turn pass{{$}}
+    tile.turn pass
+    // CHECK: tile.turn take if 1{{$}}
+    tile.turn take if 1
   }
   // CHECK: tile.gemm {{.*}} {transpose_b}
   %sq = tile.alloc_fragment : !tile.fragment<64x64xf32>

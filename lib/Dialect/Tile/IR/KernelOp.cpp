@@ -78,6 +78,11 @@ bool PipelinedOp::isWarpSpecialized() {
   return flag && staticSize(flag) != 0;
 }
 
+bool TurnOp::isEnabled() {
+  Attribute flag = getEnabledAttr();
+  return !flag || staticSize(flag) != 0;
+}
+
 //===----------------------------------------------------------------------===//
 // Custom form
 //===----------------------------------------------------------------------===//
@@ -518,6 +523,8 @@ static LogicalResult verifyParams(KernelOp op) {
       flags = {let.getValuesAttrName()};
     else if (auto copy = dyn_cast<CopyOp>(inner))
       flags = {copy.getThroughIfAttrName()};
+    else if (auto turn = dyn_cast<TurnOp>(inner))
+      flags = {turn.getEnabledAttrName()};
     else if (auto gemm = dyn_cast<GemmOp>(inner))
       flags = {gemm.getTransposeAAttrName(), gemm.getTransposeBAttrName()};
     else if (auto kernel = dyn_cast<KernelOp>(inner))

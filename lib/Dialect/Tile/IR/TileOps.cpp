@@ -114,6 +114,14 @@ static void printTileType(OpAsmPrinter &p, Operation *, Type type) {
   p << type;
 }
 
+/// A flag after `if`: `1` or `FLAG`.
+static ParseResult parseFlag(OpAsmParser &parser, Attribute &flag) {
+  return parseSize(parser, flag);
+}
+static void printFlag(OpAsmPrinter &p, Operation *, Attribute flag) {
+  printSize(p, flag);
+}
+
 static ParseResult parseGemmTypes(OpAsmParser &parser,
                                   const OpAsmParser::UnresolvedOperand &a,
                                   const OpAsmParser::UnresolvedOperand &b,
@@ -979,7 +987,60 @@ LogicalResult PipelinedOp::verify() {
   Block &body = getBody().front();
   if (body.getNumArguments() != 1 || !body.getArgument(0).getType().isIndex())
     return emitOpError("the body takes one index argument, the iteration");
+  return verifyTurns();
+}
+
+/// pipelined_c5: one take and one pass of the same flag, or no turns.
+LogicalResult PipelinedOp::verifyTurns() {
+  TurnOp take, pass;
+  for (auto turn : getBody().front().getOps<TurnOp>()) {
+    TurnOp &slot = turn.getKind() == TurnKind::take ? take : pass;
+    if (slot)
+      return turn.emitOpError("pipelined_c5: a second `tile.turn ")
+             << stringifyTurnKind(turn.getKind())
+             << "` in the loop body; a body takes turns with one take and "
+                "one pass";
+    slot = turn;
+  }
+  if (!take && !pass)
+    return success();
+  if (!take || !pass)
+    return (take ? take : pass)
+               .emitOpError("pipelined_c5: a loop body "
+                            "with a `tile.turn ")
+           << (take ? "take" : "pass") << "` needs a `tile.turn "
+           << (take ? "pass" : "take")
+           << "` too: a turn taken and never passed would stop the other "
+              "warpgroups";
+  // The same parameter, or constants that agree (no flag is 1).
+  auto sameFlag = [](Attribute x, Attribute y) {
+    if (isa_and_present<ParamRefAttr>(x) || isa_and_present<ParamRefAttr>(y))
+      return x == y;
+    auto value = [](Attribute a) {
+      return a ? cast<IntegerAttr>(a).getInt() : 1;
+    };
+    return value(x) == value(y);
+  };
+  if (!sameFlag(take.getEnabledAttr(), pass.getEnabledAttr()))
+    return pass.emitOpError("pipelined_c5: the take and the pass of a body "
+                            "have the same flag");
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// tile.turn
+//===----------------------------------------------------------------------===//
+
+LogicalResult TurnOp::verify() {
+  if (!isa<PipelinedOp>((*this)->getParentOp()))
+    return emitOpError("turn_c1: a turn is taken directly in a "
+                       "`tile.pipelined` body, whose iterations the "
+                       "warpgroups take turns in");
+  if (auto flag = dyn_cast_if_present<IntegerAttr>(getEnabledAttr());
+      flag && flag.getInt() != 0 && flag.getInt() != 1)
+    return emitOpError("turn_c2: the flag (")
+           << flag.getInt() << ") must be 0 or 1";
+  return verifyFlagParam(*this, getEnabledAttr());
 }
 
 #define GET_OP_CLASSES

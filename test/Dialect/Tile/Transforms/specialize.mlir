@@ -20,6 +20,8 @@
 // CHECK-NOT: scf.if
 // A false flag binds to 0, a true one to 1.
 // CHECK: tile.pipelined {{.*}} num_stages 2 warp_specialize 0 {
+// CHECK: tile.turn pass if 0
+// CHECK: tile.turn take if 0
 // CHECK-LABEL: tile.kernel @k_bf16
 // CHECK-SAME: memref<?x?xbf16>
 // CHECK-SAME: tile.bindings = {BM = 64 : i64, CAUSAL = false, STAGES = 3 : i64, T = bf16, WS = false}
@@ -36,6 +38,8 @@
 // BIND-NOT: scf.if
 // BIND: tile.copy %{{.*}} -> %{{.*}} : !tile.shared<128x64xbf16> -> !tile.fragment<128x64xf32>
 // BIND: tile.pipelined {{.*}} num_stages 3 warp_specialize 1 {
+// BIND: tile.turn pass if 1
+// BIND: tile.turn take if 1
 // BIND-NOT: tile.kernel
 tile.kernel @k(%X: memref<?x?x!tile.param<"T">>)
     params {BM = 64, STAGES = 2, CAUSAL = false, WS = false, T = f16}
@@ -55,6 +59,8 @@ tile.kernel @k(%X: memref<?x?x!tile.param<"T">>)
   }
   tile.pipelined %i = %c0 to %c1 step %c1 num_stages STAGES warp_specialize WS {
     tile.copy %X[%m0, %c0] -> %s : memref<?x?x!tile.param<"T">> -> !tile.shared<?x64x!tile.param<"T">>
+    tile.turn pass if WS
+    tile.turn take if WS
   }
 }
 tile.instance @k_f16 = @k {}

@@ -43,6 +43,11 @@ def Tile_CopyWaitKind : I32EnumAttr<"CopyWaitKind", "asynchronous copies", [
   let cppNamespace = "::mlir::tile";
 }
 
+def Tile_TurnKind : I32EnumAttr<"TurnKind", "a turn of the consumer warpgroups", [
+    I32EnumAttrCase<"take", 0>, I32EnumAttrCase<"pass", 1>]> {
+  let cppNamespace = "::mlir::tile";
+}
+
 def Tile_GlobalMemRef : MemRefRankOf<[AnyType], [1, 2, 3, 4]>;
 
 // A size held in an attribute: an integer, or a reference to an integer
@@ -731,6 +736,58 @@ def Tile_CopyWaitOp : Tile_Op<"copy_wait",
   let assemblyFormat = "$kind (`barrier` $barrier^)? attr-dict";
 }
 
+def Tile_TurnOp : Tile_Op<"turn", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "orders the consumer warpgroups' tensor-core work";
+  let description = [{
+    A schedule choice in a warp-specialised `tile.pipelined` body
+    (FlashAttention-3's ping-pong): the consumer warpgroups take turns, in
+    the order 0, 1, ..., warpgroup 0 first. A warpgroup's turn runs from its
+    `tile.turn take`, which waits until the warpgroup before it has passed,
+    to its next `tile.turn pass`. What a warpgroup issues in its turn, the
+    others do not issue meanwhile, so one warpgroup's tensor-core products
+    run while the others compute what lies outside their turns (the
+    softmax of attention).
+
+    When the pass comes before the take in the body, a turn spans the end
+    of the iteration: it covers the take's gemms and the next iteration's
+    gemms before the pass (attention's `P · V` and the next `Q · Kᵀ`). The
+    pass of the first iteration then ends no turn and does nothing, and
+    the turn held when the loop ends is passed there. The results are
+    those of the loop without turns.
+
+    With `if FLAG` (0, 1 or a boolean parameter), the turn is taken only
+    when FLAG is set; a kernel binds it with the loop's `warp_specialize`.
+    With one consumer warpgroup a turn orders nothing.
+
+    Constraints:
+    - turn_c1: the op is directly in a `tile.pipelined` body, which has one
+      take and one pass with the same flag (pipelined_c5).
+    - turn_c2: a constant flag is 0 or 1, a parameter flag a boolean one.
+    - The loop is warp-specialised where a turn is taken (checked when the
+      kernel is lowered: the block's barrier at every iteration of a loop
+      without a producer warpgroup would deadlock the turns).
+
+    Example:
+    ```mlir
+    tile.pipelined %j to %n num_stages 2 warp_specialize 1 {
+      ...
+      tile.gemm %q, %k, %s {transpose_b, in_flight} : ...
+      tile.turn pass
+      ... // the softmax of S, while the other warpgroup's gemms run
+      tile.turn take
+      tile.gemm %p, %v, %o : ...
+    }
+    ```
+  }];
+  let arguments = (ins Tile_TurnKind:$kind, OptionalAttr<Tile_SizeAttr>:$enabled);
+  let assemblyFormat = "$kind (`if` custom<Flag>($enabled)^)? attr-dict";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Whether a specialised kernel takes this turn.
+    bool isEnabled();
+  }];
+}
+
 def Tile_ReduceOp : Tile_Op<"reduce"> {
   let summary = "reduces a fragment along one dimension";
   let description = [{
@@ -879,6 +936,8 @@ def Tile_PipelinedOp : Tile_Op<"pipelined", [AttrSizedOperandSegments,
     - pipelined_c3: a constant `warp_specialize` is 0, 1, false or true.
     - pipelined_c4: the lower bound and the step are both given or both
       left out.
+    - pipelined_c5: the body takes turns (`tile.turn`) with one take and
+      one pass of the same flag, or has no `tile.turn`.
 
     Example:
     ```mlir
@@ -899,6 +958,8 @@ def Tile_PipelinedOp : Tile_Op<"pipelined", [AttrSizedOperandSegments,
     int64_t getStageCount();
     /// Whether a specialised kernel runs this loop on a producer warpgroup.
     bool isWarpSpecialized();
+    /// pipelined_c5.
+    ::llvm::LogicalResult verifyTurns();
   }];
 }
 

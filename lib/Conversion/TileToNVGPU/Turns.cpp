@@ -1,0 +1,130 @@
+//===- Turns.cpp - Consumer warpgroups taking turns (tile.turn) ---------===//
+//
+// The consumer warpgroups of a warp-specialised loop whose body takes turns
+// pass a token round, warpgroup 0 first, on one named barrier per
+// warpgroup (ids from kFirstTurnBarrier; 1 is the consumers' own). Barrier
+// w completes when warpgroup w waits on it (`bar.sync`, the take) and the
+// warpgroup before it has arrived (`bar.arrive`, the pass): 256 threads.
+//
+//   before the loop (if it runs): the last warpgroup arrives on barrier 0,
+//                                 so warpgroup 0 holds the first turn
+//   take: bar.sync   first + w
+//   pass: bar.arrive first + (w + 1) % W    (skipped at the first iteration
+//                                            when the pass precedes the take)
+//   after the loop: pass the turn still held (pass before take), then
+//                   warpgroup 0 waits on barrier 0 once more: the last
+//                   warpgroup's final pass, so every barrier ends in the
+//                   phase it started in and a later loop may take turns.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelEmitter.h"
+#include "KernelPlanner.h"
+
+#include "tile/Dialect/Tile/IR/TileHardware.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+/// The named barrier of consumer warpgroup 0's turns (0 is the block's, 1
+/// the consumers', WarpSpecialize.cpp).
+static constexpr int64_t kFirstTurnBarrier = 2;
+
+/// The take and the pass of a loop body, when its turns are taken.
+static std::pair<TurnOp, TurnOp> turnsOf(PipelinedOp loop) {
+  TurnOp take, pass;
+  for (auto turn : loop.getBody().front().getOps<TurnOp>())
+    if (turn.isEnabled())
+      (turn.getKind() == TurnKind::take ? take : pass) = turn;
+  return {take, pass};
+}
+
+LogicalResult KernelPlanner::planTurns() {
+  WalkResult walk = kernel.walk([&](TurnOp turn) {
+    auto loop = cast<PipelinedOp>(turn->getParentOp());
+    if (!turn.isEnabled() || loop.isWarpSpecialized())
+      return WalkResult::advance();
+    turn.emitOpError("takes a turn in a loop that is not warp-specialised: "
+                     "the block's barrier at each iteration would wait for "
+                     "a warpgroup that waits for its turn (set the loop's "
+                     "`warp_specialize`, or the turn's flag with it)");
+    return WalkResult::interrupt();
+  });
+  return failure(walk.wasInterrupted());
+}
+
+void KernelEmitter::beginTurns(PipelinedOp loop, Value count) {
+  turns = TurnState();
+  auto [take, pass] = turnsOf(loop);
+  int64_t warpgroups = threads / kWarpgroupSize;
+  if (!take || warpgroups < 2)
+    return; // one warpgroup always holds the turn
+  Location l = loc();
+  turns.warpgroups = warpgroups;
+  turns.warpgroup = arith::IndexCastOp::create(
+      b, l, b.getI32Type(),
+      arith::DivUIOp::create(b, l, threadId, index(kWarpgroupSize)));
+  turns.passFirst = pass->isBeforeInBlock(take);
+  turns.runs =
+      arith::CmpIOp::create(b, l, arith::CmpIPredicate::sgt, count, index(0));
+  Value last = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                     turns.warpgroup, i32(warpgroups - 1));
+  emitIf(arith::AndIOp::create(b, l, turns.runs, last),
+         [&] { arriveOnTurn(i32(0)); });
+}
+
+void KernelEmitter::endTurns() {
+  if (!turns.warpgroup)
+    return;
+  Location l = loc();
+  emitIf(turns.runs, [&] {
+    if (turns.passFirst)
+      arriveOnTurn(nextWarpgroup());
+    Value first = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                        turns.warpgroup, i32(0));
+    emitIf(first, [&] { waitForTurn(i32(0)); });
+  });
+  turns = TurnState();
+}
+
+void KernelEmitter::setTurnIteration(Value it) { turns.iteration = it; }
+
+Value KernelEmitter::nextWarpgroup() {
+  Location l = loc();
+  Value next = arith::AddIOp::create(b, l, turns.warpgroup, i32(1));
+  return arith::RemUIOp::create(b, l, next, i32(turns.warpgroups));
+}
+
+void KernelEmitter::waitForTurn(Value warpgroup) {
+  Location l = loc();
+  Value id = arith::AddIOp::create(b, l, warpgroup, i32(kFirstTurnBarrier));
+  NVVM::BarrierOp::create(b, l, Type(), id, i32(2 * kWarpgroupSize),
+                          NVVM::BarrierReductionAttr(), Value());
+}
+
+void KernelEmitter::arriveOnTurn(Value warpgroup) {
+  Location l = loc();
+  Value id = arith::AddIOp::create(b, l, warpgroup, i32(kFirstTurnBarrier));
+  NVVM::BarrierArriveOp::create(b, l, id, i32(2 * kWarpgroupSize));
+}
+
+LogicalResult KernelEmitter::lowerTurn(TurnOp op) {
+  if (!op.isEnabled() || !turns.warpgroup)
+    return success();
+  if (op.getKind() == TurnKind::take) {
+    waitForTurn(turns.warpgroup);
+    return success();
+  }
+  if (!turns.passFirst) {
+    arriveOnTurn(nextWarpgroup());
+    return success();
+  }
+  // The first iteration's pass ends no turn.
+  Value later = arith::CmpIOp::create(b, loc(), arith::CmpIPredicate::uge,
+                                      turns.iteration, index(1));
+  emitIf(later, [&] { arriveOnTurn(nextWarpgroup()); });
+  return success();
+}
