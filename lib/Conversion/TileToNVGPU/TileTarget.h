@@ -74,10 +74,10 @@ public:
 
   // ---- Warp specialisation. ----
   /// Per-thread register budgets (producer, consumer) when a producer
-  /// warpgroup joins `threads` consumers; {0, 0} leaves the allocation to
-  /// the assembler.
+  /// warpgroup joins `threads` consumers and `blocks` such blocks share a
+  /// multiprocessor; {0, 0} leaves the allocation to the assembler.
   virtual std::pair<int64_t, int64_t>
-  getRegisterBudgets(int64_t threads) const = 0;
+  getRegisterBudgets(int64_t threads, int64_t blocks) const = 0;
 };
 
 /// The target registered for `chip`, or null. sm_90a is always registered.

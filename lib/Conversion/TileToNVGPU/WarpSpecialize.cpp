@@ -131,7 +131,7 @@ LogicalResult KernelPlanner::planWarpSpecialization() {
            << " threads exceed the block's " << kMaxBlockThreads;
   std::tie(plan.warpSpecialization.producerRegisters,
            plan.warpSpecialization.consumerRegisters) =
-      target.getRegisterBudgets(threads);
+      target.getRegisterBudgets(threads, kernel.getMinBlocks().value_or(1));
   return success();
 }
 

@@ -90,3 +90,27 @@ tile.kernel @ws(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>)
   tile.copy %acc -> %cs : !tile.fragment<128x256xf32> -> !tile.shared<128x256xf16>
   tile.copy %cs -> %C[%m0, %n0] : !tile.shared<128x256xf16> -> memref<?x?xf16>
 }
+
+// Two resident blocks share the register file: each block's consumers get
+// what half of it leaves after the producer's 40 registers a thread,
+// (32768 - 128 * 40) / 256 = 108, rounded down to 104.
+// CHECK-LABEL: gpu.func @ws_two_blocks
+// CHECK-SAME: nvvm.minctasm = 2 : i32
+// CHECK: nvvm.setmaxregister decrease 40
+// CHECK: nvvm.setmaxregister increase 104
+tile.kernel @ws_two_blocks(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>)
+    grid [1] threads 256 attributes {min_blocks_per_sm = 2} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %a = tile.alloc_shared : !tile.shared<128x64xf16>
+  %b = tile.alloc_shared : !tile.shared<64x64xf16>
+  %acc = tile.alloc_fragment : !tile.fragment<128x64xf32>
+  tile.fill %acc, 0.0 : !tile.fragment<128x64xf32>
+  tile.pipelined %k = %c0 to %c4 step %c1 num_stages 2 warp_specialize 1 {
+    tile.copy %A[%c0, %k] -> %a : memref<?x?xf16> -> !tile.shared<128x64xf16>
+    tile.copy %B[%k, %c0] -> %b : memref<?x?xf16> -> !tile.shared<64x64xf16>
+    tile.gemm %a, %b, %acc : !tile.shared<128x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<128x64xf32>
+  }
+  tile.copy %acc -> %C[%c0, %c0] : !tile.fragment<128x64xf32> -> memref<?x?xf32>
+}

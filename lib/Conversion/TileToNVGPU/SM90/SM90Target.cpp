@@ -174,13 +174,15 @@ public:
   /// registers of a thread. With more, the block's registers are split
   /// evenly at launch, and move from the producer to the consumers.
   std::pair<int64_t, int64_t>
-  getRegisterBudgets(int64_t threads) const override {
+  getRegisterBudgets(int64_t threads, int64_t blocks) const override {
     if (threads / kWarpgroupSize < 2)
       return {0, 0};
+    // Each of the resident blocks has its share of the register file.
+    int64_t perBlock = sm90::kRegistersPerSM / std::max<int64_t>(blocks, 1);
     int64_t blockThreads = threads + kWarpgroupSize;
-    int64_t atEntry = llvm::alignDown(sm90::kRegistersPerSM / blockThreads,
-                                      sm90::kRegisterAllocationUnit);
-    int64_t spare = sm90::kRegistersPerSM - kProducerRegisters * kWarpgroupSize;
+    int64_t atEntry =
+        llvm::alignDown(perBlock / blockThreads, sm90::kRegisterAllocationUnit);
+    int64_t spare = perBlock - kProducerRegisters * kWarpgroupSize;
     int64_t budget = std::min<int64_t>(
         llvm::alignDown(spare / threads, sm90::kRegisterAllocationUnit),
         sm90::kMaxSetmaxnregRegisters);
