@@ -51,6 +51,7 @@ private:
   /// accumulators it touches, and every older one.
   void waitForUses(Operation *op);
   void planGemm(GemmOp op);
+  bool touchedAgainAfter(Operation *op);
   void planBranch(scf::IfOp op);
   void planSerialLoop(scf::ForOp op);
   void planPipelined(PipelinedOp op);
@@ -163,10 +164,40 @@ void MmaWaitPlanner::planGemm(GemmOp op) {
   groups.clear();
 }
 
+/// Whether an op after `op` in its block, before the next gemm, reads or
+/// writes an accumulator of a group in flight that `op` touches too.
+bool MmaWaitPlanner::touchedAgainAfter(Operation *op) {
+  auto touched = [&](Operation *root) {
+    llvm::SmallPtrSet<Value, 4> accs;
+    root->walk([&](Operation *nested) {
+      for (Value operand : nested->getOperands())
+        if (llvm::any_of(groups,
+                         [&](const Group &g) { return g.acc == operand; }))
+          accs.insert(operand);
+    });
+    return accs;
+  };
+  llvm::SmallPtrSet<Value, 4> mine = touched(op);
+  if (mine.empty())
+    return false;
+  for (Operation *next = op->getNextNode(); next; next = next->getNextNode()) {
+    if (isa<GemmOp>(next))
+      return false;
+    for (Value acc : touched(next))
+      if (mine.contains(acc))
+        return true;
+  }
+  return false;
+}
+
 /// Each branch starts from the groups in flight before the scf.if, and one
 /// that touches an accumulator among them waits for them first; after the
-/// scf.if, a group is in flight if it may be on either path.
+/// scf.if, a group is in flight if it may be on either path. When the ops
+/// after the branch wait for a group the branch touches anyway, the wait
+/// comes before the branch, once, instead of on one path and again after.
 void MmaWaitPlanner::planBranch(scf::IfOp op) {
+  if (touchedAgainAfter(op))
+    waitForUses(op);
   SmallVector<Group> before = groups;
   auto planRegion = [&](Region &region) {
     bool touches = llvm::any_of(groups, [&](const Group &g) {

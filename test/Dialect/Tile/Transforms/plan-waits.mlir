@@ -97,6 +97,40 @@ tile.kernel @branch(%A: memref<?x?xf16>, %C: memref<?x?xf32>) grid [1] threads 1
 
 // -----
 
+// When the body reads the accumulator after the branch too (attention's mask
+// and then its softmax), the wait comes before the branch, once, not on the
+// branch's path and again after it.
+// CHECK-LABEL: tile.kernel @branch_then_use
+// CHECK: tile.gemm {{.*}} {in_flight}
+// CHECK-NEXT: arith.cmpi
+// CHECK-NEXT: tile.mma_wait 0, %[[ACC:.*]] : !tile.fragment<64x64xf32>
+// CHECK-NEXT: scf.if
+// CHECK-NOT: tile.mma_wait
+// CHECK: tile.parallel ins(%{{.*}} = %[[ACC]]
+// CHECK-NOT: tile.mma_wait
+// CHECK: }
+// CHECK-NEXT: }
+tile.kernel @branch_then_use(%A: memref<?x?xf16>, %C: memref<?x?xf32>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  %s = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  %o = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  tile.pipelined %k = %c0 to %c4 step %c1 num_stages 2 {
+    tile.copy %A[%c0, %k] -> %a : memref<?x?xf16> -> !tile.shared<64x64xf16>
+    tile.gemm %a, %a, %s {in_flight} : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
+    %last = arith.cmpi eq, %k, %c4 : index
+    scf.if %last {
+      tile.fill %s, 0.0 : !tile.fragment<64x64xf32>
+    }
+    tile.parallel ins(%x = %s) outs(%y = %o) { arith.addf %x, %y : f32 }
+  }
+  tile.copy %o -> %C[%c0, %c0] : !tile.fragment<64x64xf32> -> memref<?x?xf32>
+}
+
+// -----
+
 // Two gemms in one body: the wait after each completes the other's group
 // of the previous iteration too, so both accumulators go through it, its
 // own first.
