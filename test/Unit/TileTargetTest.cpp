@@ -68,7 +68,8 @@ public:
                              FloatType) const override {
     return Value();
   }
-  std::pair<int64_t, int64_t> getRegisterBudgets(int64_t) const override {
+  std::pair<int64_t, int64_t> getRegisterBudgets(int64_t,
+                                                 int64_t) const override {
     return {0, 0};
   }
 
