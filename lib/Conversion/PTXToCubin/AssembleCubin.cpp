@@ -127,9 +127,41 @@ static std::string readLog(StringRef path) {
   return buffer ? (*buffer)->getBuffer().trim().str() : std::string();
 }
 
+/// Whether `text` holds `name` as a whole identifier.
+static bool namesIdentifier(StringRef text, StringRef name) {
+  auto isIdent = [](char c) {
+    return llvm::isAlnum(c) || c == '_' || c == '$';
+  };
+  for (size_t at = text.find(name); at != StringRef::npos;
+       at = text.find(name, at + 1)) {
+    size_t end = at + name.size();
+    if ((at == 0 || !isIdent(text[at - 1])) &&
+        (end == text.size() || !isIdent(text[end])))
+      return true;
+  }
+  return false;
+}
+
+/// Where a line of the assembler's log points: the source of the kernel it
+/// names ("in function NAME"), which the binary's location lists
+/// (convert-tile-to-nvgpu fuses a NameLoc per kernel into it), else the
+/// binary itself.
+static Location locationOf(Location binary, StringRef line) {
+  Location found = binary;
+  binary->walk([&](Location l) {
+    auto name = dyn_cast<NameLoc>(l);
+    if (!name || !namesIdentifier(line, name.getName().getValue()))
+      return WalkResult::advance();
+    found = name.getChildLoc();
+    return WalkResult::interrupt();
+  });
+  return found;
+}
+
 /// Assembles `ptx` for `target` into a cubin; an error at `binary` when any
-/// step fails. The errors are at its location only: the operation, which
-/// holds the PTX, would be too long a note.
+/// step fails, or at the kernel the assembler names. The errors are at a
+/// location only: the operation, which holds the PTX, would be too long a
+/// note.
 static FailureOr<std::string>
 assemble(gpu::BinaryOp binary, NVVM::NVVMTargetAttr target, StringRef ptx) {
   Location loc = binary.getLoc();
@@ -160,7 +192,8 @@ assemble(gpu::BinaryOp binary, NVVM::NVVMTargetAttr target, StringRef ptx) {
                                      /*MemoryLimit=*/0, &message);
   if (rc != 0) {
     std::string log = readLog(logFile.getPath());
-    InFlightDiagnostic diag = emitError(loc) << *ptxas << " failed";
+    InFlightDiagnostic diag = emitError(locationOf(loc, log))
+                              << *ptxas << " failed";
     if (rc > 0)
       diag << " (exit " << rc << ")";
     else if (rc == -2)
@@ -175,7 +208,7 @@ assemble(gpu::BinaryOp binary, NVVM::NVVMTargetAttr target, StringRef ptx) {
   std::string log = readLog(logFile.getPath());
   for (StringRef line : llvm::split(log, '\n'))
     if (line.contains("Performance Loss") || line.contains("warning"))
-      emitWarning(loc) << "ptxas: " << line.trim();
+      emitWarning(locationOf(loc, line)) << "ptxas: " << line.trim();
 
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> cubin =
       llvm::MemoryBuffer::getFile(cubinFile.getPath(), /*IsText=*/false,

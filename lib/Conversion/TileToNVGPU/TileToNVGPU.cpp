@@ -384,6 +384,14 @@ struct ConvertTileToNVGPUPass
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                     b.getUnitAttr());
 
+    // The module's location names each kernel's: what the assembler says
+    // of a function (gpu.binary keeps this location) points at its source.
+    SmallVector<Location> kernelLocs;
+    for (KernelOp kernel : kernels)
+      kernelLocs.push_back(
+          NameLoc::get(kernel.getSymNameAttr(), kernel.getLoc()));
+    gpuModule->setLoc(FusedLoc::get(b.getContext(), kernelLocs));
+
     std::string info = "tile-kernel-info 1\n";
     for (KernelOp kernel : kernels) {
       // A rule of the target that a specialised kernel breaks (shared
