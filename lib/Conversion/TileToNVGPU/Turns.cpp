@@ -24,6 +24,7 @@
 #include "tile/Dialect/Tile/IR/TileHardware.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
 using namespace mlir;
@@ -42,16 +43,57 @@ static std::pair<TurnOp, TurnOp> turnsOf(PipelinedOp loop) {
   return {take, pass};
 }
 
+/// Whether `op` (or an op in it) may make every consumer thread wait for
+/// the others: a barrier, a wait with one, a reduction across threads, or
+/// a copy through shared memory other than the loop's own loads.
+static bool synchronisesConsumers(Operation *op, const KernelPlan &plan) {
+  WalkResult walk = op->walk([&](Operation *nested) {
+    bool waits = isa<gpu::BarrierOp, ReduceOp, ReductionOp>(nested);
+    if (auto wait = dyn_cast<CopyWaitOp>(nested))
+      waits = wait.getBarrier();
+    if (auto copy = dyn_cast<CopyOp>(nested)) {
+      CopyPath path = plan.copyPaths.lookup(copy);
+      waits = path == CopyPath::AsyncRows || path == CopyPath::TmaStore ||
+              path == CopyPath::FragmentToShared;
+    }
+    return waits ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  return walk.wasInterrupted();
+}
+
 LogicalResult KernelPlanner::planTurns() {
   WalkResult walk = kernel.walk([&](TurnOp turn) {
     auto loop = cast<PipelinedOp>(turn->getParentOp());
-    if (!turn.isEnabled() || loop.isWarpSpecialized())
+    if (!turn.isEnabled() || turn.getKind() != TurnKind::take)
       return WalkResult::advance();
-    turn.emitOpError("takes a turn in a loop that is not warp-specialised: "
-                     "the block's barrier at each iteration would wait for "
-                     "a warpgroup that waits for its turn (set the loop's "
-                     "`warp_specialize`, or the turn's flag with it)");
-    return WalkResult::interrupt();
+    if (!loop.isWarpSpecialized()) {
+      turn.emitOpError(
+          "takes a turn in a loop that is not warp-specialised: the block's "
+          "barrier at each iteration would wait for a warpgroup that waits "
+          "for its turn (set the loop's `warp_specialize`, or the turn's "
+          "flag with it)");
+      return WalkResult::interrupt();
+    }
+    // The turn's ops: from the take to the pass, across the end of the
+    // iteration when the pass comes first. A barrier among them would wait
+    // for warpgroups that wait for the turn.
+    auto [take, pass] = turnsOf(loop);
+    Block &body = loop.getBody().front();
+    bool passFirst = pass->isBeforeInBlock(take);
+    for (Operation &op : body) {
+      bool inTurn =
+          passFirst ? (take->isBeforeInBlock(&op) || op.isBeforeInBlock(pass))
+                    : (take->isBeforeInBlock(&op) && op.isBeforeInBlock(pass));
+      if (!inTurn || !synchronisesConsumers(&op, plan))
+        continue;
+      op.emitOpError("synchronises the consumer warpgroups inside a turn, "
+                     "where the others wait for the turn: move it between "
+                     "the pass and the next take")
+              .attachNote(take.getLoc())
+          << "the turn is taken here";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
   });
   return failure(walk.wasInterrupted());
 }

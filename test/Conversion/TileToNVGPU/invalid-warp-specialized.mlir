@@ -107,10 +107,34 @@ tile.kernel @turns_without_producer(%A: memref<?x?xf16>) grid [1] threads 256 {
   %c1 = arith.constant 1 : index
   tile.pipelined %k = %c0 to %c4 step %c1 num_stages 2 {
     tile.copy %A[%c0, %k] -> %a : memref<?x?xf16> -> !tile.shared<128x64xf16>
-    // expected-error @+1 {{takes a turn in a loop that is not warp-specialised: the block's barrier at each iteration would wait for a warpgroup that waits for its turn (set the loop's `warp_specialize`, or the turn's flag with it)}}
     tile.turn pass
+    // expected-error @+1 {{takes a turn in a loop that is not warp-specialised: the block's barrier at each iteration would wait for a warpgroup that waits for its turn (set the loop's `warp_specialize`, or the turn's flag with it)}}
     tile.turn take
     tile.copy %a -> %f : !tile.shared<128x64xf16> -> !tile.fragment<128x64xf16>
   }
+}
+
+
+// -----
+
+// A reduction across the block's threads inside a turn would wait for the
+// other warpgroup, which waits for the turn: refused at the reduction.
+tile.kernel @barrier_in_turn(%A: memref<?x?xf16>, %R: memref<?xf32>) grid [1] threads 256 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %a = tile.alloc_shared : !tile.shared<128x64xf16>
+  %f = tile.alloc_fragment : !tile.fragment<128x64xf32>
+  %r = tile.alloc_fragment : !tile.fragment<64xf32>
+  tile.pipelined %k = %c0 to %c4 step %c1 num_stages 2 warp_specialize 1 {
+    tile.copy %A[%c0, %k] -> %a : memref<?x?xf16> -> !tile.shared<128x64xf16>
+    tile.copy %a -> %f : !tile.shared<128x64xf16> -> !tile.fragment<128x64xf32>
+    tile.turn pass
+    // expected-note @+1 {{the turn is taken here}}
+    tile.turn take
+    // expected-error @+1 {{synchronises the consumer warpgroups inside a turn, where the others wait for the turn: move it between the pass and the next take}}
+    tile.reduce sum %f -> %r {dim = 0 : i64} : !tile.fragment<128x64xf32> -> !tile.fragment<64xf32>
+  }
+  tile.copy %r -> %R[%c0] : !tile.fragment<64xf32> -> memref<?xf32>
 }
 

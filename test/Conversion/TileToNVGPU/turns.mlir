@@ -99,3 +99,28 @@ tile.kernel @turns_off(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?x
   }
   tile.copy %acc -> %C[%c0, %c0] : !tile.fragment<128x64xf32> -> memref<?x?xf32>
 }
+
+// A reduction across the threads (a barrier) between the pass and the next
+// take is outside every turn: it lowers, between the two.
+// CHECK-LABEL: gpu.func @barrier_outside_turn
+// CHECK: scf.for
+// CHECK: nvvm.barrier.arrive
+// CHECK: nvvm.barrier id = %c1_i32{{.*}} number_of_threads
+// CHECK: nvvm.barrier id = %{{.*}} number_of_threads = %c256_i32
+// CHECK: gpu.return
+tile.kernel @barrier_outside_turn(%A: memref<?x?xf16>, %R: memref<?xf32>) grid [1] threads 256 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %a = tile.alloc_shared : !tile.shared<128x64xf16>
+  %f = tile.alloc_fragment : !tile.fragment<128x64xf32>
+  %r = tile.alloc_fragment : !tile.fragment<64xf32>
+  tile.pipelined %k = %c0 to %c4 step %c1 num_stages 2 warp_specialize 1 {
+    tile.copy %A[%c0, %k] -> %a : memref<?x?xf16> -> !tile.shared<128x64xf16>
+    tile.turn pass
+    tile.copy %a -> %f : !tile.shared<128x64xf16> -> !tile.fragment<128x64xf32>
+    tile.reduce sum %f -> %r {dim = 0 : i64} : !tile.fragment<128x64xf32> -> !tile.fragment<64xf32>
+    tile.turn take
+  }
+  tile.copy %r -> %R[%c0] : !tile.fragment<64xf32> -> memref<?xf32>
+}

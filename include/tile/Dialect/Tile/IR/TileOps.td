@@ -763,9 +763,12 @@ def Tile_TurnOp : Tile_Op<"turn", [MemoryEffects<[MemRead, MemWrite]>]> {
     - turn_c1: the op is directly in a `tile.pipelined` body, which has one
       take and one pass with the same flag (pipelined_c5).
     - turn_c2: a constant flag is 0 or 1, a parameter flag a boolean one.
-    - The loop is warp-specialised where a turn is taken (checked when the
-      kernel is lowered: the block's barrier at every iteration of a loop
-      without a producer warpgroup would deadlock the turns).
+    - Checked when the kernel is lowered: the loop is warp-specialised (the
+      block's barrier at every iteration of a loop without a producer
+      warpgroup would deadlock the turns), and nothing inside a turn makes
+      the consumers wait for each other (a barrier, a reduction across
+      threads, a copy through shared memory other than the loop's loads),
+      since the others wait for the turn meanwhile.
 
     Example:
     ```mlir
