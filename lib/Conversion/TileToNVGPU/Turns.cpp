@@ -74,6 +74,9 @@ LogicalResult KernelPlanner::planTurns() {
           "flag with it)");
       return WalkResult::interrupt();
     }
+    // One consumer warpgroup always holds the turn (nothing is emitted).
+    if (threads / kWarpgroupSize < 2)
+      return WalkResult::advance();
     // The turn's ops: from the take to the pass, across the end of the
     // iteration when the pass comes first. A barrier among them would wait
     // for warpgroups that wait for the turn.

@@ -5,4 +5,4 @@
 // a function points there (PTXToCubin/kernel-locations.mlir).
 // CHECK: #[[PINGPONG:loc[0-9]+]] = loc("pingpong"(#loc{{[0-9]+}}))
 // CHECK: #[[OFF:loc[0-9]+]] = loc("turns_off"(#loc{{[0-9]+}}))
-// CHECK: = loc(fused[#[[PINGPONG]], #[[OFF]], #{{loc[0-9]+}}])
+// CHECK: = loc(fused[#[[PINGPONG]], #[[OFF]]{{(, #loc[0-9]+)*}}])

@@ -124,3 +124,25 @@ tile.kernel @barrier_outside_turn(%A: memref<?x?xf16>, %R: memref<?xf32>) grid [
   }
   tile.copy %r -> %R[%c0] : !tile.fragment<64xf32> -> memref<?xf32>
 }
+
+// One consumer warpgroup always holds the turn: nothing is emitted for it,
+// and a barrier inside the turn waits for no one.
+// CHECK-LABEL: gpu.func @one_warpgroup
+// CHECK-NOT: nvvm.barrier.arrive
+// CHECK: gpu.return
+tile.kernel @one_warpgroup(%A: memref<?x?xf16>, %R: memref<?xf32>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  %f = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  %r = tile.alloc_fragment : !tile.fragment<64xf32>
+  tile.pipelined %k = %c0 to %c4 step %c1 num_stages 2 warp_specialize 1 {
+    tile.copy %A[%c0, %k] -> %a : memref<?x?xf16> -> !tile.shared<64x64xf16>
+    tile.copy %a -> %f : !tile.shared<64x64xf16> -> !tile.fragment<64x64xf32>
+    tile.turn pass
+    tile.turn take
+    tile.reduce sum %f -> %r {dim = 0 : i64} : !tile.fragment<64x64xf32> -> !tile.fragment<64xf32>
+  }
+  tile.copy %r -> %R[%c0] : !tile.fragment<64xf32> -> memref<?xf32>
+}
