@@ -47,6 +47,9 @@ private:
   void wait(Location loc, int64_t pending, ArrayRef<Value> accumulators);
   /// Waits for every group still in flight, if any.
   void drain(Location loc);
+  /// The accumulators of groups in flight that `op` (or an op in it) reads
+  /// or writes.
+  llvm::SmallPtrSet<Value, 4> touchedAccumulators(Operation *op) const;
   /// Before `op`, which is no gemm: waits for the groups of the
   /// accumulators it touches, and every older one.
   void waitForUses(Operation *op);
@@ -131,16 +134,26 @@ void MmaWaitPlanner::planBlock(Block &block) {
 /// An op that reads or writes an accumulator (an element-wise op, a copy)
 /// needs the youngest group writing it complete; the wait completes the
 /// older groups too, and leaves the younger ones in flight.
+llvm::SmallPtrSet<Value, 4>
+MmaWaitPlanner::touchedAccumulators(Operation *op) const {
+  llvm::SmallPtrSet<Value, 4> accs;
+  op->walk([&](Operation *nested) {
+    for (Value operand : nested->getOperands())
+      if (llvm::any_of(groups,
+                       [&](const Group &g) { return g.acc == operand; }))
+        accs.insert(operand);
+  });
+  return accs;
+}
+
 void MmaWaitPlanner::waitForUses(Operation *op) {
   if (groups.empty() || isa<MmaWaitOp>(op))
     return;
+  llvm::SmallPtrSet<Value, 4> touched = touchedAccumulators(op);
   int64_t youngest = -1;
-  op->walk([&](Operation *nested) {
-    for (Value operand : nested->getOperands())
-      for (auto [i, g] : llvm::enumerate(groups))
-        if (g.acc == operand)
-          youngest = std::max<int64_t>(youngest, i);
-  });
+  for (auto [i, g] : llvm::enumerate(groups))
+    if (touched.contains(g.acc))
+      youngest = i;
   if (youngest < 0)
     return;
   b.setInsertionPoint(op);
@@ -167,23 +180,13 @@ void MmaWaitPlanner::planGemm(GemmOp op) {
 /// Whether an op after `op` in its block, before the next gemm, reads or
 /// writes an accumulator of a group in flight that `op` touches too.
 bool MmaWaitPlanner::touchedAgainAfter(Operation *op) {
-  auto touched = [&](Operation *root) {
-    llvm::SmallPtrSet<Value, 4> accs;
-    root->walk([&](Operation *nested) {
-      for (Value operand : nested->getOperands())
-        if (llvm::any_of(groups,
-                         [&](const Group &g) { return g.acc == operand; }))
-          accs.insert(operand);
-    });
-    return accs;
-  };
-  llvm::SmallPtrSet<Value, 4> mine = touched(op);
+  llvm::SmallPtrSet<Value, 4> mine = touchedAccumulators(op);
   if (mine.empty())
     return false;
   for (Operation *next = op->getNextNode(); next; next = next->getNextNode()) {
     if (isa<GemmOp>(next))
       return false;
-    for (Value acc : touched(next))
+    for (Value acc : touchedAccumulators(next))
       if (mine.contains(acc))
         return true;
   }
@@ -237,6 +240,13 @@ void MmaWaitPlanner::planSerialLoop(scf::ForOp op) {
   drain(op.getLoc());
 }
 
+/// Whether `op`'s body loads tiles from global memory (its stages are
+/// refilled).
+static bool loadsTiles(PipelinedOp op) {
+  return llvm::any_of(op.getBody().front().getOps<CopyOp>(),
+                      [](CopyOp copy) { return copy.isTileLoad(); });
+}
+
 /// The groups an iteration issues may run into the next one; those of the
 /// iteration before must be complete at its end, where its stage is
 /// refilled (Pipelined.cpp). So the end waits for all but the iteration's
@@ -257,9 +267,7 @@ void MmaWaitPlanner::planIteration(PipelinedOp op) {
       last = g;
   });
   bool older = llvm::any_of(groups, [](const Group &g) { return !g.current; });
-  bool loads = llvm::any_of(body.getOps<CopyOp>(),
-                            [](CopyOp copy) { return copy.isTileLoad(); });
-  bool refillsAtOnce = op.getStageCount() == 1 && loads;
+  bool refillsAtOnce = op.getStageCount() == 1 && loadsTiles(op);
   if (groups.empty() || (!older && !refillsAtOnce))
     return;
   if (last && !waitedSinceGemm && !refillsAtOnce)
@@ -288,10 +296,7 @@ void MmaWaitPlanner::planPipelined(PipelinedOp op) {
   groups = before;
   groups.append(leftRunning.begin(), leftRunning.end());
   planIteration(op);
-  Block &body = op.getBody().front();
-  bool loads = llvm::any_of(body.getOps<CopyOp>(),
-                            [](CopyOp copy) { return copy.isTileLoad(); });
-  if (!dryRun && loads && !groups.empty() && op.getStageCount() > 1 &&
+  if (!dryRun && loadsTiles(op) && !groups.empty() && op.getStageCount() > 1 &&
       op.isWarpSpecialized())
     op->setAttr(kMmaInFlightAtEndAttr, b.getUnitAttr());
   b.setInsertionPointAfter(op);
