@@ -195,8 +195,7 @@ private:
   /// The turns of the consumers' loop being lowered (Turns.cpp); no
   /// warpgroup value when it takes none.
   struct TurnState {
-    Value warpgroup; ///< this thread's consumer warpgroup (i32)
-    int64_t warpgroups = 0;
+    Value warpgroup;        ///< this thread's consumer warpgroup (i32)
     bool passFirst = false; ///< the body's pass precedes its take
     Value runs;             ///< i1: the loop runs at least once
     Value iteration;        ///< the iteration being lowered (index)

@@ -108,7 +108,6 @@ void KernelEmitter::beginTurns(PipelinedOp loop, Value count) {
   if (!take || warpgroups < 2)
     return; // one warpgroup always holds the turn
   Location l = loc();
-  turns.warpgroups = warpgroups;
   turns.warpgroup = arith::IndexCastOp::create(
       b, l, b.getI32Type(),
       arith::DivUIOp::create(b, l, threadId, index(kWarpgroupSize)));
@@ -140,7 +139,7 @@ void KernelEmitter::setTurnIteration(Value it) { turns.iteration = it; }
 Value KernelEmitter::nextWarpgroup() {
   Location l = loc();
   Value next = arith::AddIOp::create(b, l, turns.warpgroup, i32(1));
-  return arith::RemUIOp::create(b, l, next, i32(turns.warpgroups));
+  return arith::RemUIOp::create(b, l, next, i32(threads / kWarpgroupSize));
 }
 
 void KernelEmitter::waitForTurn(Value warpgroup) {

@@ -57,9 +57,7 @@ void KernelEmitter::emitBarrier() {
     gpu::BarrierOp::create(b, loc());
     return;
   }
-  Value id = arith::ConstantIntOp::create(b, loc(), kConsumerBarrier, 32);
-  Value count = arith::ConstantIntOp::create(b, loc(), threads, 32);
-  NVVM::BarrierOp::create(b, loc(), Type(), id, count,
+  NVVM::BarrierOp::create(b, loc(), Type(), i32(kConsumerBarrier), i32(threads),
                           NVVM::BarrierReductionAttr(), Value());
 }
 

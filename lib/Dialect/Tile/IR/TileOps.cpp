@@ -1013,15 +1013,12 @@ LogicalResult PipelinedOp::verifyTurns() {
            << "` too: a turn taken and never passed would stop the other "
               "warpgroups";
   // The same parameter, or constants that agree (no flag is 1).
-  auto sameFlag = [](Attribute x, Attribute y) {
-    if (isa_and_present<ParamRefAttr>(x) || isa_and_present<ParamRefAttr>(y))
-      return x == y;
-    auto value = [](Attribute a) {
-      return a ? cast<IntegerAttr>(a).getInt() : 1;
-    };
-    return value(x) == value(y);
-  };
-  if (!sameFlag(take.getEnabledAttr(), pass.getEnabledAttr()))
+  Attribute takeFlag = take.getEnabledAttr(), passFlag = pass.getEnabledAttr();
+  bool sameFlag = isa_and_present<ParamRefAttr>(takeFlag) ||
+                          isa_and_present<ParamRefAttr>(passFlag)
+                      ? takeFlag == passFlag
+                      : take.isEnabled() == pass.isEnabled();
+  if (!sameFlag)
     return pass.emitOpError("pipelined_c5: the take and the pass of a body "
                             "have the same flag");
   return success();
