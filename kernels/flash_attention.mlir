@@ -18,6 +18,11 @@
 // sequence are masked, in a branch of the loop body. GROUP query heads
 // share one key/value head (grouped-query attention; 1 for multi-head, the
 // query heads for multi-query): head h reads K and V of head h / GROUP.
+// WS runs the loop warp-specialised (a producer warpgroup issues the K and V
+// loads); PP, with it, lets the two consumer warpgroups take turns
+// (FlashAttention-3's ping-pong): a warpgroup's turn issues its P . V and
+// the next block's Q . K^T, so one warpgroup's products run while the
+// other computes its softmax.
 // The contracts: Q, K, V and O share batch, K and V have GROUP times fewer
 // heads than Q and O, their head_dim is D, V has K's sequence and O has
 // Q's.
@@ -33,7 +38,7 @@ tile.kernel @attention(%Q: memref<?x?x?x?x!tile.param<"T">>,
     %O: memref<?x?x?x?x!tile.param<"T">>, %scale: f32)
     params {D = 128 in [64, 128], CAUSAL = false, GROUP = 1, BM = 128 in [64, 128],
             BN = 128 in [64, 128], STAGES = 3 in [1, 2, 3, 4], THREADS = 256 in [128, 256],
-            MINB = 1 in [1, 2], T = f16 in [f16, bf16]}
+            MINB = 1 in [1, 2], WS = false, PP = false, T = f16 in [f16, bf16]}
     where [BM mod (THREADS floordiv 2) == 0]
     grid [%Q[2] / BM, %Q[1] / 1, %Q[0] / 1] threads THREADS
     requires [%K[0] == %Q[0], %V[0] == %Q[0], %O[0] == %Q[0],
@@ -67,13 +72,16 @@ tile.kernel @attention(%Q: memref<?x?x?x?x!tile.param<"T">>,
   tile.fill %o, 0.0
   tile.fill %m, -inf
   tile.fill %l, 0.0
-  tile.pipelined %j to %nblk num_stages STAGES {
+  tile.pipelined %j to %nblk num_stages STAGES warp_specialize WS {
     %n0 = tile.let %j * BN
     tile.copy %K[%b, %hkv, %n0, %c0] -> %k
     tile.copy %V[%b, %hkv, %n0, %c0] -> %v
     // S = Q . K^T: K is N x K (K-major), the layout warpgroup MMA reads.
     tile.fill %s, 0.0
-    tile.gemm %q, %k, %s {transpose_b}
+    // In flight, so that the turn passes as soon as the product is issued;
+    // its wait comes where S is first read.
+    tile.gemm %q, %k, %s {transpose_b, in_flight}
+    tile.turn pass if PP
     // Only the blocks from the diagonal on, or past the last full
     // one, need the mask.
     %edge = arith.cmpi uge, %j, %nfree : index
@@ -108,6 +116,7 @@ tile.kernel @attention(%Q: memref<?x?x?x?x!tile.param<"T">>,
     // O += P . V, with P in registers as the first operand: the scores and
     // probabilities never leave the registers.
     tile.copy %s -> %pf
+    tile.turn take if PP
     tile.gemm %pf, %v, %o
   }
   // O / l, one division per row.

@@ -17,9 +17,14 @@
 // CHECK: scf.for
 // CHECK: nvgpu.mbarrier.try_wait.parity
 // CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <col>]
-// The wait for S also retires the previous iteration's P.V group and
-// threads O's registers (64 + 32 per thread).
-// CHECK: wgmma.wait_group.sync.aligned 0;", "{{(=f,){96}[0-9]}}
+// S = Q.K^T stays in flight (the consumers' turn passes right after it is
+// issued) until S is first read, before the mask's branch: the wait
+// threads S's 64 registers a thread; the previous iteration's P.V group
+// was retired by the wait after it.
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NOT: nvvm.wgmma.mma_async
+// CHECK: wgmma.wait_group.sync.aligned 0;", "{{(=f,){64}[0-9]}}
+// CHECK-NEXT: llvm.extractvalue
 // CHECK-NOT: {{(vector|memref)\.store .*#gpu.address_space<global>}}
 // CHECK: gpu.shuffle  xor
 // CHECK: llvm.inline_asm asm_dialect = att "ex2.approx.ftz.f32 $0, $1;"
