@@ -23,13 +23,16 @@ std::string GemmOp::whyNotInFlight() {
   auto loop = dyn_cast<PipelinedOp>((*this)->getParentOp());
   if (!loop)
     return "the gemm is not directly in a tile.pipelined body";
-  // The tensor cores read A and B until the group completes: an operand
-  // the body writes (other than by the loop's loads from global memory,
-  // which rotate through stages) would be overwritten by the next
-  // iteration while this group still reads it. Uses of C are waited for
+  // The tensor cores read A and B until the group completes: a shared
+  // operand the body writes (other than by the loop's loads from global
+  // memory, which rotate through stages) would be overwritten by the next
+  // iteration while this group still reads it. Uses of C, and writes of a
+  // register A (the probabilities of attention), are waited for
   // (tile-plan-waits).
   for (auto [name, operand] :
        {std::pair<StringRef, Value>{"A", getA()}, {"B", getB()}}) {
+    if (isa<FragmentType>(operand.getType()))
+      continue;
     for (Operation *user : operand.getUsers()) {
       if (user == getOperation() || !loop->isAncestor(user))
         continue;

@@ -3,11 +3,12 @@
 // Which tensor-core groups stay in flight is decided here and recorded on
 // the gemm (in_flight), so that the lowering emits the waits it is told.
 // The gemms of a pipelined body are kept when each of them may be
-// (gemm_c5) and nothing in the body touches its accumulator but a branch
-// after it: several (a gated MLP's gate and up products) stay in flight
-// together, and tile-plan-waits waits for their groups once, after the
-// last. A kernel may mark more itself (a gemm whose result the body uses
-// later, to overlap it with the next product); the waits follow the uses.
+// (gemm_c5), nothing in the body touches its accumulator but a branch
+// after it, and nothing writes its register A: several (a gated MLP's gate
+// and up products) stay in flight together, and tile-plan-waits waits for
+// their groups once, after the last. A kernel may mark more itself (a gemm
+// whose result the body uses later, to overlap it with the next product); the
+// waits follow the uses.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,6 +25,21 @@ namespace tile {
 using namespace mlir;
 using namespace mlir::tile;
 
+/// Whether the loop body around `gemm` writes the fragment it reads as A:
+/// in flight, that write would wait for the group (tile-plan-waits), which
+/// is the kernel's choice to make (attention's P . V), not this pass's.
+static bool writesRegisterA(GemmOp gemm) {
+  Value a = gemm.getA();
+  if (!isa<FragmentType>(a.getType()))
+    return false;
+  Operation *loop = gemm->getParentOp();
+  return llvm::any_of(a.getUsers(), [&](Operation *user) {
+    auto effects = dyn_cast<MemoryEffectOpInterface>(user);
+    return user != gemm.getOperation() && loop->isAncestor(user) &&
+           (!effects || effects.getEffectOnValue<MemoryEffects::Write>(a));
+  });
+}
+
 namespace {
 struct KeepGemmsInFlightPass
     : tile::impl::TileKeepGemmsInFlightBase<KeepGemmsInFlightPass> {
@@ -36,7 +52,8 @@ struct KeepGemmsInFlightPass
       SmallVector<GemmOp> gemms;
       loop.getBody().walk([&](GemmOp g) { gemms.push_back(g); });
       if (llvm::all_of(gemms, [](GemmOp g) {
-            return g.whyNotInFlight().empty() && !g.accumulatorUseInBody();
+            return g.whyNotInFlight().empty() && !g.accumulatorUseInBody() &&
+                   !writesRegisterA(g);
           }))
         for (GemmOp g : gemms)
           g.setInFlight(true);

@@ -28,9 +28,11 @@ using namespace mlir::tile;
 
 namespace {
 /// A tensor-core group that may still be in flight: the accumulator it
-/// writes, and whether the loop iteration being planned issued it.
+/// writes, the fragment it reads as A (if any), and whether the loop
+/// iteration being planned issued it.
 struct Group {
   Value acc;
+  Value registerA;
   bool current;
 };
 
@@ -47,8 +49,9 @@ private:
   void wait(Location loc, int64_t pending, ArrayRef<Value> accumulators);
   /// Waits for every group still in flight, if any.
   void drain(Location loc);
-  /// The accumulators of groups in flight that `op` (or an op in it) reads
-  /// or writes.
+  /// The accumulators of the groups in flight that `op` (or an op in it)
+  /// must wait for: it reads or writes their accumulator, or writes their
+  /// register A operand.
   llvm::SmallPtrSet<Value, 4> touchedAccumulators(Operation *op) const;
   /// Before `op`, which is no gemm: waits for the groups of the
   /// accumulators it touches, and every older one.
@@ -133,15 +136,23 @@ void MmaWaitPlanner::planBlock(Block &block) {
 
 /// An op that reads or writes an accumulator (an element-wise op, a copy)
 /// needs the youngest group writing it complete; the wait completes the
-/// older groups too, and leaves the younger ones in flight.
+/// older groups too, and leaves the younger ones in flight. So does an op
+/// that writes a fragment a group reads as A: the tensor cores read those
+/// registers until the group completes.
 llvm::SmallPtrSet<Value, 4>
 MmaWaitPlanner::touchedAccumulators(Operation *op) const {
   llvm::SmallPtrSet<Value, 4> accs;
   op->walk([&](Operation *nested) {
+    auto effects = dyn_cast<MemoryEffectOpInterface>(nested);
     for (Value operand : nested->getOperands())
-      if (llvm::any_of(groups,
-                       [&](const Group &g) { return g.acc == operand; }))
-        accs.insert(operand);
+      for (const Group &g : groups) {
+        bool writesA =
+            g.registerA == operand &&
+            (!effects ||
+             effects.getEffectOnValue<MemoryEffects::Write>(operand));
+        if (g.acc == operand || writesA)
+          accs.insert(g.acc);
+      }
   });
   return accs;
 }
@@ -168,7 +179,9 @@ void MmaWaitPlanner::waitForUses(Operation *op) {
 /// flight, so that no access to them moves above it.
 void MmaWaitPlanner::planGemm(GemmOp op) {
   if (op.getInFlight()) {
-    groups.push_back({op.getC(), true});
+    Value registerA =
+        isa<FragmentType>(op.getA().getType()) ? op.getA() : Value();
+    groups.push_back({op.getC(), registerA, true});
     waitedSinceGemm = false;
     return;
   }

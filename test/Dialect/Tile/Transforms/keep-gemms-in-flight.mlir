@@ -108,10 +108,11 @@ tile.kernel @completed(%A: memref<?x?xf16>, %C: memref<?x?xf32>) grid [1] thread
 
 // -----
 
-// Not kept: the body writes B from registers (dequantised weights) and A
-// in registers; in flight, the next iteration would overwrite an operand
-// the tensor cores still read. Loads from global memory rotate through the
-// ring's stages and do not count.
+// Not kept: the body writes B from registers (dequantised weights), which
+// in flight the next iteration would overwrite while the tensor cores
+// still read it, and A in registers, whose write would have to wait for
+// the group (a kernel may ask for that itself). Loads from global memory
+// rotate through the ring's stages and do not count.
 // CHECK-LABEL: tile.kernel @written_operands
 // CHECK-NOT: in_flight
 tile.kernel @written_operands(%X: memref<?x?xf16>, %W: memref<?x?xi8>,

@@ -315,6 +315,34 @@ tile.kernel @warp_specialized(%A: memref<?x?xf16>) grid [1] threads 128 {
 
 // -----
 
+// A gemm reading A from registers (attention's P . V) stays in flight past
+// the iteration's end; the next iteration's write of those registers waits
+// for its group first, since the tensor cores read them until it completes.
+// CHECK-LABEL: tile.kernel @register_a
+// CHECK: tile.pipelined {{.*}} warp_specialize 1 attributes {tile.mma_in_flight_at_end}
+// CHECK-NEXT: tile.copy
+// CHECK-NEXT: tile.mma_wait 0, %[[O:[^ ]*]] :
+// CHECK-NEXT: tile.copy %{{.*}} -> %[[P:[^ ]*]] :
+// CHECK-NEXT: tile.gemm %[[P]], %{{.*}}, %[[O]] {in_flight}
+// CHECK-NEXT: }
+// CHECK-NEXT: tile.mma_wait 0, %[[O]] :
+tile.kernel @register_a(%A: memref<?x?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  %s = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  %p = tile.alloc_fragment : !tile.fragment<64x64xf16>
+  %o = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  tile.pipelined %k = %c0 to %c4 step %c1 num_stages 2 warp_specialize 1 {
+    tile.copy %A[%c0, %k] -> %a : memref<?x?xf16> -> !tile.shared<64x64xf16>
+    tile.copy %s -> %p : !tile.fragment<64x64xf32> -> !tile.fragment<64x64xf16>
+    tile.gemm %p, %a, %o {in_flight} : !tile.fragment<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
+  }
+}
+
+// -----
+
 // A warp-specialised loop whose only group is waited for where it is
 // used, inside the iteration: nothing runs past an iteration's end, so its
 // consumers release each stage at once (no tile.mma_in_flight_at_end).

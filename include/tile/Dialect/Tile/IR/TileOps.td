@@ -630,10 +630,11 @@ def Tile_GemmOp : Tile_Op<"gemm"> {
     - gemm_c4: C's element type is f32, or i32 for i8 operands (integer
       products accumulate exactly).
     - gemm_c5: an `in_flight` gemm is directly in a `tile.pipelined` body,
-      and the body writes A and B only by the loop's copies from global
-      memory (which rotate through stages; a write from registers would
-      change an operand the tensor cores still read). An op that touches
-      C waits for its group first (tile-plan-waits), wherever it is.
+      and the body writes a shared A or B only by the loop's copies from
+      global memory (which rotate through stages; a write from registers
+      would change an operand the tensor cores still read). An op that
+      touches C, or writes a fragment A, waits for its group first
+      (tile-plan-waits), wherever it is.
     - gemm_c6: 8-bit A and B are K-major, the only layout in which tensor
       cores read them: A a shared tile without `transpose_a`, B a shared
       tile with `transpose_b` (N×K).
