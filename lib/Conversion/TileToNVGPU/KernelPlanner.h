@@ -17,6 +17,11 @@
 
 namespace mlir::tile {
 
+/// How many iterations late the consumers of a warp-specialised loop free
+/// a stage (WarpSpecialize.cpp): 1 when tile-plan-waits left a group in
+/// flight past an iteration's end and the ring has stages to spare, else 0.
+int64_t stageReleaseLag(PipelinedOp loop);
+
 class KernelPlanner {
 public:
   KernelPlanner(KernelOp kernel, const TileTarget &target, int64_t sharedLimit)

@@ -96,6 +96,26 @@ LogicalResult KernelPlanner::planTurns() {
           << "the turn is taken here";
       return WalkResult::interrupt();
     }
+    // A turn held across the end of the iteration waits for the next
+    // stage, which the producer refills once every consumer has freed it;
+    // the warpgroups waiting for the turn have freed the stages of their
+    // iterations before the one they wait in, less the release lag.
+    int64_t needed = 2 + stageReleaseLag(loop);
+    if (passFirst && loop.getStageCount() < needed) {
+      InFlightDiagnostic diag =
+          turn.emitOpError("holds its turn across the end of the iteration, "
+                           "where it waits for the next stage, which the "
+                           "warpgroups waiting for the turn have not freed "
+                           "yet (it would hang): the loop needs at least ")
+          << needed << " stages";
+      diag.attachNote(loop.getLoc())
+          << "the loop, with " << loop.getStageCount() << " stages"
+          << (needed > 2 ? " and a group left in flight past an "
+                           "iteration's end (its stages are freed an "
+                           "iteration late)"
+                         : "");
+      return WalkResult::interrupt();
+    }
     return WalkResult::advance();
   });
   return failure(walk.wasInterrupted());

@@ -48,6 +48,12 @@ using namespace mlir::tile;
 /// the block's).
 static constexpr int64_t kConsumerBarrier = 1;
 
+int64_t mlir::tile::stageReleaseLag(PipelinedOp loop) {
+  // The header explains the lag; tile-plan-waits says whether there is one.
+  return loop.getStageCount() > 1 && loop->hasAttr(kMmaInFlightAtEndAttr) ? 1
+                                                                          : 0;
+}
+
 int64_t KernelPlan::blockThreads() const {
   return threads + (warpSpecialization.enabled() ? kWarpgroupSize : 0);
 }
@@ -244,8 +250,7 @@ LogicalResult KernelEmitter::lowerConsumerLoop(PipelinedOp op) {
   emitPhaseWait(ring.full, slot, arith::DivUIOp::create(b, l, it, cStages));
   if (failed(lowerIteration(op, it, lb, step, slot)))
     return failure();
-  // The header explains the lag; tile-plan-waits says whether there is one.
-  bool lagged = stages > 1 && op->hasAttr(kMmaInFlightAtEndAttr);
+  bool lagged = stageReleaseLag(op) == 1;
   auto release = [&](Value freed) {
     nvgpu::MBarrierArriveOp::create(b, l, ring.empty, freed);
   };

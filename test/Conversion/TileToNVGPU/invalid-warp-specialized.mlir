@@ -138,3 +138,25 @@ tile.kernel @barrier_in_turn(%A: memref<?x?xf16>, %R: memref<?xf32>) grid [1] th
   tile.copy %r -> %R[%c0] : !tile.fragment<64xf32> -> memref<?xf32>
 }
 
+
+// -----
+
+// A turn held across the end of the iteration waits there for the next
+// stage. With the product left in flight past the iteration's end, each
+// stage is freed an iteration late, so the warpgroup waiting for the turn
+// has not freed that stage yet with 2 stages: refused (it would hang).
+tile.kernel @turn_across_late_release(%A: memref<?x?xf16>) grid [1] threads 256 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %a = tile.alloc_shared : !tile.shared<128x64xf16>
+  %acc = tile.alloc_fragment : !tile.fragment<128x128xf32>
+  // expected-note @+1 {{the loop, with 2 stages and a group left in flight past an iteration's end (its stages are freed an iteration late)}}
+  tile.pipelined %k = %c0 to %c4 step %c1 num_stages 2 warp_specialize 1 {
+    tile.copy %A[%c0, %k] -> %a : memref<?x?xf16> -> !tile.shared<128x64xf16>
+    tile.turn pass
+    // expected-error @+1 {{holds its turn across the end of the iteration, where it waits for the next stage, which the warpgroups waiting for the turn have not freed yet (it would hang): the loop needs at least 3 stages}}
+    tile.turn take
+    tile.gemm %a, %a, %acc {transpose_b, in_flight} : !tile.shared<128x64xf16>, !tile.shared<128x64xf16>, !tile.fragment<128x128xf32>
+  }
+}

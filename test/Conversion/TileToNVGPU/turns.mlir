@@ -146,3 +146,52 @@ tile.kernel @one_warpgroup(%A: memref<?x?xf16>, %R: memref<?xf32>) grid [1] thre
   }
   tile.copy %r -> %R[%c0] : !tile.fragment<64xf32> -> memref<?xf32>
 }
+
+// P . V in flight too (its register A is written only after the next
+// iteration's wait for S): a turn issues P . V and the next Q . K^T with no
+// wait between them, and each stage is freed an iteration late, which a
+// turn held across the end of the iteration needs 3 stages for
+// (invalid-warp-specialized.mlir).
+// CHECK-LABEL: gpu.func @pingpong_in_flight
+// CHECK: nvvm.setmaxregister increase
+// CHECK: scf.for %[[IT:.*]] =
+// CHECK: nvvm.barrier.arrive id =
+// CHECK: "wgmma.wait_group.sync.aligned 0;"
+// CHECK: nvvm.barrier id =
+// CHECK: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NOT: wait_group
+// CHECK: %[[PREV:.*]] = arith.cmpi uge, %[[IT]], %c1
+// CHECK: arith.subi %[[IT]],
+// CHECK-NEXT: arith.remui
+// CHECK-NEXT: nvgpu.mbarrier.arrive
+tile.kernel @pingpong_in_flight(%Q: memref<?x?xf16>, %K: memref<?x?xf16>, %V: memref<?x?xf16>,
+                                %O: memref<?x?xf32>)
+    grid [%Q[0] / 128] threads 256 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %bx = tile.block_id x
+  %m0 = arith.muli %bx, %c64 : index
+  %n = arith.ceildivsi %c64, %c64 : index
+  %q = tile.alloc_shared : !tile.shared<128x64xf16>
+  %k = tile.alloc_shared : !tile.shared<64x64xf16>
+  %v = tile.alloc_shared : !tile.shared<64x64xf16>
+  %s = tile.alloc_fragment : !tile.fragment<128x64xf32>
+  %p = tile.alloc_fragment : !tile.fragment<128x64xf16>
+  %o = tile.alloc_fragment : !tile.fragment<128x64xf32>
+  tile.copy %Q[%m0, %c0] -> %q : memref<?x?xf16> -> !tile.shared<128x64xf16>
+  tile.fill %o, 0.0 : !tile.fragment<128x64xf32>
+  tile.pipelined %j = %c0 to %n step %c1 num_stages 3 warp_specialize 1 {
+    %n0 = arith.muli %j, %c64 : index
+    tile.copy %K[%n0, %c0] -> %k : memref<?x?xf16> -> !tile.shared<64x64xf16>
+    tile.copy %V[%n0, %c0] -> %v : memref<?x?xf16> -> !tile.shared<64x64xf16>
+    tile.fill %s, 0.0 : !tile.fragment<128x64xf32>
+    tile.gemm %q, %k, %s {transpose_b, in_flight} : !tile.shared<128x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<128x64xf32>
+    tile.turn pass
+    tile.copy %s -> %p : !tile.fragment<128x64xf32> -> !tile.fragment<128x64xf16>
+    tile.turn take
+    tile.gemm %p, %v, %o {in_flight} : !tile.fragment<128x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<128x64xf32>
+  }
+  tile.copy %o -> %O[%m0, %c0] : !tile.fragment<128x64xf32> -> memref<?x?xf32>
+}
