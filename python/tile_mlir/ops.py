@@ -34,7 +34,8 @@ from .tune import flag_bindings, tune as _tune
 
 _KERNEL_FILES = {"softmax": "softmax.mlir", "gemm": "gemm.mlir",
                  "gemm_bias_gelu": "gemm_bias_gelu.mlir",
-                 "attention": "flash_attention.mlir"}
+                 "attention": "flash_attention.mlir", "bmm": "bmm.mlir"}
+_TUNED_OPS = ("softmax", "gemm", "gemm_bias_gelu", "attention")  # tile-tune's
 _ACTIVATIONS = {None: None, "gelu_tanh": False, "gelu": True}
 
 _lock = threading.Lock()
@@ -103,7 +104,7 @@ def _choose(op: str, kernel: str, dtype: str, shape: tuple, device: int,
     if k is not None:
         return k
     bindings = rule()
-    if use_tuning_cache:
+    if use_tuning_cache and op in _TUNED_OPS:
         gelu = "erf" if flags.get("erf") else "tanh"
         causal = bool(flags.get("causal"))
         fixed = {"T": dtype, **flag_bindings(op, gelu=gelu, causal=causal),
@@ -191,10 +192,11 @@ def gemm(a, b, bias=None, activation: str | None = None):
 
     Batched, as torch.matmul: a [B, M, K] @ b [K, N] is one GEMM of B * M
     rows (a viewed as [B * M, K], copied only where torch cannot view it
-    so), and so is a [B, M, K] @ b [1, K, N]; a [B, M, K] @ b [B, K, N] (a
-    batch of a may be 1 or absent, and is then broadcast) is one GEMM per
-    batch, each launched on views of the operands (a batched grid would
-    launch them as one)."""
+    so), and so is a [B, M, K] @ b [1, K, N]; a [B, M, K] @ b [B, K, N] is
+    one launch of kernels/bmm.mlir (the batch as the grid's z; each b[i]
+    may be the transpose of a row-major [N, K]) when TMA reads every
+    operand in place, else, as with a bias or a broadcast a, one GEMM per
+    batch on views of the operands."""
     import torch
     if activation not in _ACTIVATIONS:
         raise ValueError(f"activation is None, 'gelu_tanh' or 'gelu', got "
@@ -224,10 +226,47 @@ def gemm(a, b, bias=None, activation: str | None = None):
     a3 = a if a.dim() == 3 else a.unsqueeze(0)
     c = torch.empty(b.shape[0], a3.shape[1], b.shape[2], dtype=a.dtype,
                     device=a.device)
+    if not c.numel():
+        return c
+    if bias is None and batches > 1 and a.shape[2] and _bmm(a, b, c, dtype):
+        return c
     for i in range(b.shape[0]):
         _gemm_2d(a3[i if batches > 1 else 0], b[i], dtype, bias, activation,
                  c=c[i])
     return c
+
+
+def _tma_ready_3d(t) -> bool:
+    """Whether a 3-D tensor is batches of rows that TMA reads in place."""
+    return (t.stride(0) * t.element_size()) % _TMA_ALIGN == 0 and \
+        all(_tma_ready(t[i]) for i in {0, t.shape[0] - 1})
+
+
+def _bmm(a, b, c, dtype) -> bool:
+    """c[i] = a[i] @ b[i] in one launch of kernels/bmm.mlir, b[i] read
+    K-major where it is the transpose of row-major [N, K] rows; False,
+    launching nothing, where TMA cannot read an operand in place."""
+    trans_b = b.stride(1) == 1 and b.stride(2) != 1 and \
+        _tma_ready_3d(b.transpose(1, 2))
+    bt = b.transpose(1, 2) if trans_b else b
+    if not (_tma_ready_3d(a) and (trans_b or _tma_ready_3d(b)) and
+            _tma_ready_3d(c)):
+        return False
+    (batches, m, kk), n = a.shape, b.shape[2]
+
+    def rule():
+        # The tiles one GEMM of batches * m rows would be given.
+        tiles = dispatch.gemm_config(batches * m, n, kk, dtype)
+        return {**{p: tiles[p] for p in _BMM_TILES if p in tiles},
+                "TC": dtype}
+    flags = {"trans_b": True} if trans_b else {}
+    k = _choose("bmm", "bmm", dtype, (batches, m, n, kk),
+                a.device.index or 0, rule, **flags)
+    k.launch(a, bt, c)
+    return True
+
+
+_BMM_TILES = ("BM", "BN", "BK", "STAGES", "THREADS")
 
 
 def _gemm_2d(a, b, dtype, bias, activation, c=None):

@@ -82,13 +82,16 @@ b = torch.randn(136, 72, dtype=torch.float16, device="cuda")
 check("gemm column-major a", ops.gemm(a, b), a.float() @ b.float())
 
 # Batched, against torch.matmul in fp32: [B, M, K] @ [K, N] (one GEMM of B * M
-# rows; also from a view torch must copy), [B, M, K] @ [B, K, N] (a GEMM per
-# batch, on views whose bases are and are not 16-byte aligned), broadcast
+# rows; also from a view torch must copy), [B, M, K] @ [B, K, N] (one
+# batched launch where TMA reads the operands in place, sizes that are not
+# multiples of the tiles included; else a GEMM per batch, on views whose
+# bases are and are not 16-byte aligned), broadcast
 # batches of 1 and a missing one, x @ W.T per batch, the fused epilogue,
 # and an empty batch.
 for (ba, bb), m, n, k in (((3, 0), 77, 264, 136), ((4, 4), 64, 72, 64),
                           ((5, 5), 33, 129, 70), ((1, 3), 100, 64, 200),
-                          ((0, 3), 9, 40, 24), ((2, 1), 130, 7, 3)):
+                          ((0, 3), 9, 40, 24), ((2, 1), 130, 7, 3),
+                          ((8, 8), 200, 264, 136), ((3, 3), 1000, 520, 96)):
     p = torch.randn(*((ba,) if ba else ()), m, k, dtype=torch.float16,
                     device="cuda")
     q = torch.randn(*((bb,) if bb else ()), k, n, dtype=torch.float16,
