@@ -269,10 +269,18 @@ def main() -> int:
     ops.use_tuning_cache = False
     bench.banner("speed baseline: tile_mlir.ops against its peers")
     t = c.torch()
-    recorded = {}
+    recorded, same_gpu = {}, True
     if args.check:
-        recorded = {r["case"]: r for r in
-                    json.loads(Path(args.check).read_text())["cases"]}
+        old = json.loads(Path(args.check).read_text())
+        recorded = {r["case"]: r for r in old["cases"]}
+        here = t.cuda.get_device_properties(bench.device).name
+        same_gpu = old.get("gpu") == here
+        if not same_gpu:
+            # Ratios move with the card (bandwidth against compute): only a
+            # record from this GPU can say that a change made a case slower.
+            print(f"# recorded on {old.get('gpu')}, running on {here}: the "
+                  f"'was' column is for information, no case is judged "
+                  f"slower than it (record this GPU's file to compare)")
     results, failures = [], 0
     print(f"{'case':32} {'ours ms':>9} {'peer/ours':>9} {'was':>6} "
           f"{'def/ours':>8} {'spread':>6} {'rel err':>8}  verdict")
@@ -298,7 +306,7 @@ def main() -> int:
         verdict = "ok"
         if not row["rel_err"] <= 2e-2:
             verdict = "WRONG"
-        elif was and "peer_over_ours" in was and \
+        elif same_gpu and was and "peer_over_ours" in was and \
                 row["peer_over_ours"] < was["peer_over_ours"] * (1 - m):
             verdict = f"SLOWER than recorded (margin {m:.0%})"
         elif row.get("default_over_ours", 1.0) < 1 - m:
