@@ -20,6 +20,7 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 
+#include <functional>
 #include <string>
 
 namespace mlir::tile {
@@ -200,6 +201,10 @@ private:
     Value runs;             ///< i1: the loop runs at least once
     Value iteration;        ///< the iteration being lowered (index)
   } turns;
+  /// Frees the ring stage of the iteration before the one being lowered
+  /// (WarpSpecialize.cpp), where a tile.mma_wait marked
+  /// kFreesPreviousStageAttr completes its groups; empty elsewhere.
+  std::function<void()> freePreviousStage;
 
   Value threadId;   ///< gpu.thread_id x
   Value sharedBase; ///< memref<?xi8, workgroup>: the dynamic shared memory

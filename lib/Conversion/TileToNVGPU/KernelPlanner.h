@@ -21,6 +21,9 @@ namespace mlir::tile {
 /// a stage (WarpSpecialize.cpp): 1 when tile-plan-waits left a group in
 /// flight past an iteration's end and the ring has stages to spare, else 0.
 int64_t stageReleaseLag(PipelinedOp loop);
+/// The wait after which the consumers of such a loop free the stage of the
+/// iteration before (tile-plan-waits marks it), or null: at the end.
+MmaWaitOp earlyStageRelease(PipelinedOp loop);
 
 class KernelPlanner {
 public:

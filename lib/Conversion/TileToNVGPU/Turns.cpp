@@ -99,8 +99,11 @@ LogicalResult KernelPlanner::planTurns() {
     // A turn held across the end of the iteration waits for the next
     // stage, which the producer refills once every consumer has freed it;
     // the warpgroups waiting for the turn have freed the stages of their
-    // iterations before the one they wait in, less the release lag.
-    int64_t needed = 2 + stageReleaseLag(loop);
+    // iterations before the one they wait in, less the release lag (none
+    // when they free the stage before at a wait before the take).
+    MmaWaitOp freeing = earlyStageRelease(loop);
+    bool freedBeforeTake = freeing && freeing->isBeforeInBlock(take);
+    int64_t needed = 2 + (freedBeforeTake ? 0 : stageReleaseLag(loop));
     if (passFirst && loop.getStageCount() < needed) {
       InFlightDiagnostic diag =
           turn.emitOpError("holds its turn across the end of the iteration, "

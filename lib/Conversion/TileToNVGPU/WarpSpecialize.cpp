@@ -19,8 +19,10 @@
 // A consumer frees the slot of iteration it - 1 (lag 1) when the body leaves
 // a wgmma group in flight across one iteration (tile-plan-waits marks the
 // loop tile.mma_in_flight_at_end): its wait_group 1 has completed the group
-// that read that slot. With one stage, or no group in flight, it frees the
-// slot it has just read (lag 0). The consumers
+// that read that slot. Where tile-plan-waits marked the body's first wait
+// for every group (tile.frees_previous_stage), the slot is freed right after
+// that wait instead of at the end of the iteration. With one stage, or no
+// group in flight, it frees the slot it has just read (lag 0). The consumers
 // synchronise among themselves on a named barrier (emitBarrier), which the
 // producer never reaches, instead of the block barrier at every iteration.
 //
@@ -52,6 +54,13 @@ int64_t mlir::tile::stageReleaseLag(PipelinedOp loop) {
   // The header explains the lag; tile-plan-waits says whether there is one.
   return loop.getStageCount() > 1 && loop->hasAttr(kMmaInFlightAtEndAttr) ? 1
                                                                           : 0;
+}
+
+MmaWaitOp mlir::tile::earlyStageRelease(PipelinedOp loop) {
+  for (auto wait : loop.getBody().front().getOps<MmaWaitOp>())
+    if (wait->hasAttr(kFreesPreviousStageAttr))
+      return wait;
+  return {};
 }
 
 int64_t KernelPlan::blockThreads() const {
@@ -248,22 +257,29 @@ LogicalResult KernelEmitter::lowerConsumerLoop(PipelinedOp op) {
   setTurnIteration(it);
   Value slot = arith::RemUIOp::create(b, l, it, cStages);
   emitPhaseWait(ring.full, slot, arith::DivUIOp::create(b, l, it, cStages));
-  if (failed(lowerIteration(op, it, lb, step, slot)))
-    return failure();
-  bool lagged = stageReleaseLag(op) == 1;
   auto release = [&](Value freed) {
     nvgpu::MBarrierArriveOp::create(b, l, ring.empty, freed);
   };
-  if (lagged) {
+  auto releasePrevious = [&] {
     Value hasPrev =
         arith::CmpIOp::create(b, l, arith::CmpIPredicate::uge, it, index(1));
     emitIf(hasPrev, [&] {
       release(arith::RemUIOp::create(
           b, l, arith::SubIOp::create(b, l, it, index(1)), cStages));
     });
-  } else {
+  };
+  bool lagged = stageReleaseLag(op) == 1;
+  bool early = lagged && earlyStageRelease(op);
+  if (early)
+    freePreviousStage = releasePrevious;
+  LogicalResult lowered = lowerIteration(op, it, lb, step, slot);
+  freePreviousStage = nullptr;
+  if (failed(lowered))
+    return failure();
+  if (lagged && !early)
+    releasePrevious();
+  else if (!lagged)
     release(slot);
-  }
   b.setInsertionPointAfter(loop);
   endTurns();
   return success();

@@ -24,6 +24,7 @@
 #include "KernelEmitter.h"
 #include "SM90.h"
 #include "tile/Dialect/Tile/IR/TileHardware.h"
+#include "tile/Dialect/Tile/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -306,5 +307,7 @@ LogicalResult KernelEmitter::lowerGemm(GemmOp op) {
 
 LogicalResult KernelEmitter::lowerMmaWait(MmaWaitOp op) {
   emitWgmmaWait(op.getPending(), llvm::to_vector(op.getAccumulators()));
+  if (freePreviousStage && op->hasAttr(kFreesPreviousStageAttr))
+    freePreviousStage();
   return success();
 }

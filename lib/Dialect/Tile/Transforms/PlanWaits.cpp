@@ -298,7 +298,9 @@ void MmaWaitPlanner::planIteration(PipelinedOp op) {
 /// iteration leaves running (the next ones), found by a first pass that
 /// places nothing. A warp-specialised loop of several stages whose groups
 /// run past the end of an iteration releases each stage an iteration
-/// late. Nothing after the loop sees a group in flight.
+/// late: at the body's first wait for every group, if there is one (the
+/// groups of the iteration before are complete from there), else at the
+/// end. Nothing after the loop sees a group in flight.
 void MmaWaitPlanner::planPipelined(PipelinedOp op) {
   SmallVector<Group> before = groups;
   bool wasDry = dryRun;
@@ -310,8 +312,14 @@ void MmaWaitPlanner::planPipelined(PipelinedOp op) {
   groups.append(leftRunning.begin(), leftRunning.end());
   planIteration(op);
   if (!dryRun && loadsTiles(op) && !groups.empty() && op.getStageCount() > 1 &&
-      op.isWarpSpecialized())
+      op.isWarpSpecialized()) {
     op->setAttr(kMmaInFlightAtEndAttr, b.getUnitAttr());
+    for (auto wait : op.getBody().front().getOps<MmaWaitOp>())
+      if (wait.getPending() == 0) {
+        wait->setAttr(kFreesPreviousStageAttr, b.getUnitAttr());
+        break;
+      }
+  }
   b.setInsertionPointAfter(op);
   drain(op.getLoc());
 }

@@ -318,10 +318,12 @@ tile.kernel @warp_specialized(%A: memref<?x?xf16>) grid [1] threads 128 {
 // A gemm reading A from registers (attention's P . V) stays in flight past
 // the iteration's end; the next iteration's write of those registers waits
 // for its group first, since the tensor cores read them until it completes.
+// That wait, the body's first for every group, completes the iteration
+// before's groups: their stage is freed after it.
 // CHECK-LABEL: tile.kernel @register_a
 // CHECK: tile.pipelined {{.*}} warp_specialize 1 attributes {tile.mma_in_flight_at_end}
 // CHECK-NEXT: tile.copy
-// CHECK-NEXT: tile.mma_wait 0, %[[O:[^ ]*]] :
+// CHECK-NEXT: tile.mma_wait 0, %[[O:[^ ]*]] : {{.*}} {tile.frees_previous_stage}
 // CHECK-NEXT: tile.copy %{{.*}} -> %[[P:[^ ]*]] :
 // CHECK-NEXT: tile.gemm %[[P]], %{{.*}}, %[[O]] {in_flight}
 // CHECK-NEXT: }

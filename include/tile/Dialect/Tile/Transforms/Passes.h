@@ -34,6 +34,13 @@ inline constexpr llvm::StringLiteral kWaitsPlannedAttr = "tile.waits_planned";
 inline constexpr llvm::StringLiteral kMmaInFlightAtEndAttr =
     "tile.mma_in_flight_at_end";
 
+/// Set by tile-plan-waits, in such a loop, on the first tile.mma_wait of
+/// the body (outside any branch) that completes every group: it completes
+/// the groups of the iteration before, so their stage is released right
+/// after it rather than at the end of the iteration.
+inline constexpr llvm::StringLiteral kFreesPreviousStageAttr =
+    "tile.frees_previous_stage";
+
 /// Expands the shorthands of the source language under `root` (as
 /// tile-expand-shorthands does): tile.let, tile.copy through a shared tile,
 /// tile.index of an integer type.
