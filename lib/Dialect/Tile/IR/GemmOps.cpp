@@ -40,8 +40,7 @@ std::string GemmOp::whyNotInFlight() {
       if (copy && copy.getDest() == operand &&
           isa<MemRefType>(copy.getSource().getType()))
         continue;
-      auto effects = dyn_cast<MemoryEffectOpInterface>(user);
-      if (!effects || effects.getEffectOnValue<MemoryEffects::Write>(operand))
+      if (mayWrite(user, operand))
         return (Twine("'") + user->getName().getStringRef() + "' writes " +
                 name +
                 " in the loop body, which the next iteration would do while "

@@ -42,6 +42,11 @@ bool tile::usedWithin(Value v, Operation *scope, Operation *except) {
   });
 }
 
+bool tile::mayWrite(Operation *op, Value v) {
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  return !effects || effects.getEffectOnValue<MemoryEffects::Write>(v);
+}
+
 bool tile::usedInLoopAround(Value v, Operation *op,
                             llvm::function_ref<bool(Operation *)> match) {
   for (Operation *loop = op->getParentOp(); !isa<KernelOp>(loop);

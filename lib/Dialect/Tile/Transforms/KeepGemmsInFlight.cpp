@@ -34,9 +34,8 @@ static bool writesRegisterA(GemmOp gemm) {
     return false;
   Operation *loop = gemm->getParentOp();
   return llvm::any_of(a.getUsers(), [&](Operation *user) {
-    auto effects = dyn_cast<MemoryEffectOpInterface>(user);
     return user != gemm.getOperation() && loop->isAncestor(user) &&
-           (!effects || effects.getEffectOnValue<MemoryEffects::Write>(a));
+           mayWrite(user, a);
   });
 }
 

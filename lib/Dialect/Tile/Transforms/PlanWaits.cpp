@@ -143,16 +143,11 @@ llvm::SmallPtrSet<Value, 4>
 MmaWaitPlanner::touchedAccumulators(Operation *op) const {
   llvm::SmallPtrSet<Value, 4> accs;
   op->walk([&](Operation *nested) {
-    auto effects = dyn_cast<MemoryEffectOpInterface>(nested);
     for (Value operand : nested->getOperands())
-      for (const Group &g : groups) {
-        bool writesA =
-            g.registerA == operand &&
-            (!effects ||
-             effects.getEffectOnValue<MemoryEffects::Write>(operand));
-        if (g.acc == operand || writesA)
+      for (const Group &g : groups)
+        if (g.acc == operand ||
+            (g.registerA == operand && mayWrite(nested, operand)))
           accs.insert(g.acc);
-      }
   });
   return accs;
 }

@@ -28,6 +28,9 @@ bool holdsTileOps(Operation *op);
 /// takes `v` as an operand.
 bool usedWithin(Value v, Operation *scope, Operation *except = nullptr);
 
+/// Whether `op` may write `v`: it says so, or says nothing of its effects.
+bool mayWrite(Operation *op, Value v);
+
 /// Whether a loop around `op` inside its tile.kernel holds a user of `v`
 /// that `match` accepts: one that runs again before `op`'s next run.
 bool usedInLoopAround(Value v, Operation *op,
