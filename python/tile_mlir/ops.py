@@ -30,12 +30,11 @@ from pathlib import Path
 from . import _ffi, dispatch
 from .compiler import compile as _compile
 from .runtime import Runtime
-from .tune import flag_bindings, tune as _tune
+from .tune import OPS as _TUNED_OPS, flag_bindings, tune as _tune
 
 _KERNEL_FILES = {"softmax": "softmax.mlir", "gemm": "gemm.mlir",
                  "gemm_bias_gelu": "gemm_bias_gelu.mlir",
                  "attention": "flash_attention.mlir", "bmm": "bmm.mlir"}
-_TUNED_OPS = ("softmax", "gemm", "gemm_bias_gelu", "attention")  # tile-tune's
 _ACTIVATIONS = {None: None, "gelu_tanh": False, "gelu": True}
 
 _lock = threading.Lock()
