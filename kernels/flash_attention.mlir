@@ -22,7 +22,8 @@
 // loads); PP, with it, lets the two consumer warpgroups take turns
 // (FlashAttention-3's ping-pong): a warpgroup's turn issues its P . V and
 // the next block's Q . K^T, so one warpgroup's products run while the
-// other computes its softmax.
+// other computes its softmax. LONGEST_FIRST (causal only) launches the
+// query blocks with the most key blocks first.
 // The contracts: Q, K, V and O share batch, K and V have GROUP times fewer
 // heads than Q and O, their head_dim is D, V has K's sequence and O has
 // Q's.
@@ -34,13 +35,14 @@
 // query heads a key/value head, Llama's 32 over 8). The head_dim 128
 // instances are warp-specialised (1.05-1.15x the plain loop on the H200,
 // docs/Performance.md); ping-pong turns measured slower there and stay off.
+// Their causal instances launch the longest query blocks first.
 
 tile.kernel @attention(%Q: memref<?x?x?x?x!tile.param<"T">>,
     %K: memref<?x?x?x?x!tile.param<"T">>, %V: memref<?x?x?x?x!tile.param<"T">>,
     %O: memref<?x?x?x?x!tile.param<"T">>, %scale: f32)
     params {D = 128 in [64, 128], CAUSAL = false, GROUP = 1, BM = 128 in [64, 128],
-            BN = 128 in [64, 128], STAGES = 3 in [1, 2, 3, 4], THREADS = 256 in [128, 256],
-            MINB = 1 in [1, 2], WS = false, PP = false, T = f16 in [f16, bf16]}
+            BN = 128 in [64, 128, 176], STAGES = 3 in [1, 2, 3, 4], THREADS = 256 in [128, 256],
+            MINB = 1 in [1, 2], LONGEST_FIRST = false, WS = false, PP = false, T = f16 in [f16, bf16]}
     where [BM mod (THREADS floordiv 2) == 0]
     grid [%Q[2] / BM, %Q[1] / 1, %Q[0] / 1] threads THREADS
     requires [%K[0] == %Q[0], %V[0] == %Q[0], %O[0] == %Q[0],
@@ -48,7 +50,14 @@ tile.kernel @attention(%Q: memref<?x?x?x?x!tile.param<"T">>,
               %Q[3] == D, %K[3] == D, %V[3] == D, %O[3] == D, %V[2] == %K[2], %O[2] == %Q[2]]
     attributes {min_blocks_per_sm = #tile.param<"MINB">} {
   %c0 = tile.let 0
-  %b, %h, %hkv, %m0 = tile.let block_id.z, block_id.y, block_id.y floordiv GROUP, block_id.x * BM
+  // Causal with LONGEST_FIRST: the query blocks with the most key blocks
+  // (the last ones) are launched first, so the short ones fill the GPU's
+  // last wave. It pays with the producer warpgroup at head_dim 128 and
+  // loses with two blocks per SM at head_dim 64 (docs/Performance.md,
+  // step 27).
+  %qblk = tile.let LONGEST_FIRST ? %Q[2] ceildiv BM - 1 - block_id.x : block_id.x
+  %m0 = tile.let CAUSAL ? %qblk * BM : block_id.x * BM
+  %b, %h, %hkv = tile.let block_id.z, block_id.y, block_id.y floordiv GROUP
   %nkv, %lastkey = tile.let %K[2] ceildiv BN, %K[2] - 1
   // Causal: key blocks past the last query row of this block are skipped.
   %nblk = tile.let CAUSAL ? min(%nkv, (%m0 + BM) ceildiv BN) : %nkv
@@ -130,12 +139,12 @@ tile.kernel @attention(%Q: memref<?x?x?x?x!tile.param<"T">>,
 tile.instance @attention_d64_f16 = @attention {D = 64, MINB = 2}
 tile.instance @attention_d128_f16 = @attention {D = 128, WS = true}
 tile.instance @attention_causal_d64_f16 = @attention {D = 64, MINB = 2, CAUSAL = true}
-tile.instance @attention_causal_d128_f16 = @attention {D = 128, WS = true, CAUSAL = true}
+tile.instance @attention_causal_d128_f16 = @attention {D = 128, WS = true, LONGEST_FIRST = true, CAUSAL = true}
 tile.instance @attention_d64_bf16 = @attention {D = 64, MINB = 2, T = bf16}
 tile.instance @attention_d128_bf16 = @attention {D = 128, WS = true, T = bf16}
 tile.instance @attention_causal_d64_bf16 = @attention {D = 64, MINB = 2, CAUSAL = true, T = bf16}
-tile.instance @attention_causal_d128_bf16 = @attention {D = 128, WS = true, CAUSAL = true, T = bf16}
+tile.instance @attention_causal_d128_bf16 = @attention {D = 128, WS = true, LONGEST_FIRST = true, CAUSAL = true, T = bf16}
 tile.instance @attention_gqa4_d128_f16 = @attention {D = 128, WS = true, GROUP = 4}
-tile.instance @attention_gqa4_causal_d128_f16 = @attention {D = 128, WS = true, GROUP = 4, CAUSAL = true}
+tile.instance @attention_gqa4_causal_d128_f16 = @attention {D = 128, WS = true, LONGEST_FIRST = true, GROUP = 4, CAUSAL = true}
 tile.instance @attention_gqa4_d128_bf16 = @attention {D = 128, WS = true, GROUP = 4, T = bf16}
-tile.instance @attention_gqa4_causal_d128_bf16 = @attention {D = 128, WS = true, GROUP = 4, CAUSAL = true, T = bf16}
+tile.instance @attention_gqa4_causal_d128_bf16 = @attention {D = 128, WS = true, LONGEST_FIRST = true, GROUP = 4, CAUSAL = true, T = bf16}

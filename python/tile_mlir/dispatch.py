@@ -16,8 +16,8 @@ dispatch_rules.json choose by shape class:
   bytes the tiles read), fitted to the times every candidate took on
   every tuned problem: 3072^3 and 2048 x 512 x 8192, whose nearest tuned
   shapes' tilings fill the GPU badly there, get tilings that fill it.
-- attention: the rule of the head dimension, with D and CAUSAL from the
-  problem.
+- attention: the first rule of the head dimension whose key-length bound
+  (min_keys) the problem reaches, with D and CAUSAL from the problem.
 
 The rules are data, regenerated from tuned results by rules_from_tuned
 (python/benchmarks/bench_ops.py --tune --write-rules), so that a change of
@@ -239,10 +239,12 @@ def config_string(params: Mapping) -> str:
 
 
 def attention_config(d: int, causal: bool, dtype: str,
-                     rules: Mapping | None = None) -> dict:
+                     rules: Mapping | None = None, keys: int = 0) -> dict:
     """The bindings of kernels/flash_attention.mlir's `attention`: the
-    rule of head dimension `d`, with D and CAUSAL from the problem."""
-    rule = [r for r in (rules or load_rules())["attention"] if r["d"] == d]
+    first rule of head dimension `d` whose ``min_keys``, if it has one,
+    the key length `keys` reaches, with D and CAUSAL from the problem."""
+    rule = [r for r in (rules or load_rules())["attention"]
+            if r["d"] == d and keys >= r.get("min_keys", 0)]
     if not rule:
         raise ValueError(f"attention supports head dimensions 64 and 128, "
                          f"got {d}")

@@ -330,11 +330,14 @@ def attention(q, k, v, causal: bool = False, scale: float | None = None):
     if not (b and h and s):
         return o
     device = q.device.index or 0
-    flags = {"causal": bool(causal)}
+    # The key length picks the rule too (keys: remembered per length).
+    keys = k.shape[2]
+    flags = {"causal": bool(causal), "keys": keys}
     if group > 1:
         flags["group"] = group
     kern = _choose("attention", "attention", dtype, (b, h, s, d), device,
-                   lambda: dispatch.attention_config(d, causal, dtype),
+                   lambda: dispatch.attention_config(d, causal, dtype,
+                                                     keys=keys),
                    **flags)
     kern.launch(q, k, v, o, 1 / math.sqrt(d) if scale is None else scale)
     return o

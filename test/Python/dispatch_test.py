@@ -40,6 +40,10 @@ for s in ((16, 4096, 4096), (64, 4096, 4096), (32, 4096, 4096),
     print(f"toy gemm {s}: {short(d.gemm_config(*s, 'f16', toy))}")
 print(f"attention: {short(d.attention_config(128, True, 'f16'))}")
 print(f"attention: {short(d.attention_config(64, False, 'bf16'))}")
+print(f"attention 4096 keys: "
+      f"{short(d.attention_config(128, False, 'f16', keys=4096))}")
+print(f"attention 4095 keys: "
+      f"{short(d.attention_config(128, False, 'f16', keys=4095))}")
 # The gemm model: fitted to synthetic times made from known coefficients,
 # it gives them back; a coefficient the data would make negative is zero.
 small = {"BM": 64, "BN": 64, "BK": 64, "STAGES": 4, "THREADS": 128,
@@ -166,7 +170,9 @@ for t in ("f16", "bf16"):
     for rule in rules["attention"]:
         for causal in (False, True):
             tm.compile(f"{kernels}/flash_attention.mlir", kernels=["attention"],
-                       params=d.attention_config(rule["d"], causal, t),
+                       params=d.attention_config(
+                           rule["d"], causal, t,
+                           keys=rule.get("min_keys", 0)),
                        fmt="ptx")
             compiled += 1
 print(f"rules compiled: {compiled}")
