@@ -29,6 +29,13 @@
 //   at once (row copies, cp.async), and the first pass reads them from
 //   there: a block does not wait for one chunk before it asks for the
 //   next.
+// - a row longer than the shared tile (TAIL = true, with STAGED and
+//   ASYNC): its first 8 chunks are staged as above, the rest (the tail) is
+//   read from X in the first pass and again, in reverse order while it is
+//   still in L2, when Y is written. The first pass keeps per column the
+//   running maximum and the sum of exponentials scaled to it (one
+//   exponential per element), combined per row after it. X is read
+//   1 + tail / N times instead of twice.
 // MINB resident blocks per multiprocessor keep loads in flight. Column masks
 // compare 32-bit values: a 64-bit compare is two instructions per element
 // (2-3% of the time at these sizes).
@@ -43,21 +50,25 @@
 //   softmax_n57337_T  N <= 57337 (vocabulary sizes): a row staged in
 //                     shared memory by row copies, two blocks per SM
 //   softmax_T         any N: two passes over 8192-column chunks
+//   softmax_long_T    any N, for rows past 57337: 8 chunks of 7168 staged,
+//                     the tail read twice, two blocks per SM
 
 tile.kernel @softmax(%X: memref<?x?x!tile.param<"T">>, %Y: memref<?x?x!tile.param<"T">>)
     params {ROWS = 2, COLS = 4096, MAXN = 4096, TWO_PASS = false,
-            STAGED = false, ASYNC = false, MINB = 4, THREADS = 256, T = f16}
+            STAGED = false, ASYNC = false, TAIL = false, MINB = 4, THREADS = 256,
+            T = f16}
     space {ROWS = [1, 2, 4, 8, 16, 32, 64],
-           COLS = [32, 64, 128, 256, 512, 1024, 2048, 4096, 7168, 8192, 16384],
+           COLS = [32, 64, 128, 256, 512, 1024, 2048, 4096, 7168, 8192, 12288, 16384],
            MAXN = [32, 64, 128, 256, 512, 1024, 2048, 4096, 7168, 8192, 16384, 32761,
                    57337, 65529, 9223372036854775807],
            TWO_PASS = [false, true], STAGED = [false, true],
-           ASYNC = [false, true],
+           ASYNC = [false, true], TAIL = [false, true],
            MINB = [1, 2, 3, 4], THREADS = [128, 256, 512], T = [f16, bf16]}
     where [(1 - TWO_PASS) * (MAXN - COLS) == 0, TWO_PASS * (ROWS - 1) == 0,
            STAGED * (1 - TWO_PASS) == 0, ASYNC * (1 - STAGED) == 0,
            TWO_PASS * (1 - STAGED) * (9223372036854775807 - MAXN) == 0,
-           STAGED * (MAXN - (8 * COLS - 7)) == 0]
+           TAIL * (1 - ASYNC) == 0, TAIL * (9223372036854775807 - MAXN) == 0,
+           STAGED * (1 - TAIL) * (MAXN - (8 * COLS - 7)) == 0]
     grid [%X[0] / ROWS] threads THREADS
     requires [%Y[0] == %X[0], %Y[1] == %X[1], %X[1] <= MAXN]
     attributes {min_blocks_per_sm = #tile.param<"MINB">} {
@@ -67,14 +78,19 @@ tile.kernel @softmax(%X: memref<?x?x!tile.param<"T">>, %Y: memref<?x?x!tile.para
   %twopass = tile.param "TWO_PASS" : i1
   %staged = tile.param "STAGED" : i1
   %async = tile.param "ASYNC" : i1
+  %tail = tile.param "TAIL" : i1
   %ninf, %one, %log2e = tile.let -inf, 1.0, 1.44269504 : f32, f32, f32
+  %lowest, %zero = tile.let -3.40282347e+38, 0.0 : f32, f32
   %true = arith.constant true
+  %c8 = arith.constant 8 : index
   %r0, %N = tile.let block_id.x * ROWS, %X[1]
   %x = tile.alloc_fragment [%crows, %ccols] : !tile.fragment<?x?xf32>
   %m = tile.alloc_fragment [%crows] : !tile.fragment<?xf32>
   %mold = tile.alloc_fragment [%crows] : !tile.fragment<?xf32>
   %s = tile.alloc_fragment [%crows] : !tile.fragment<?xf32>
   %acc = tile.alloc_fragment [%crows, %ccols] : !tile.fragment<?x?xf32>
+  // TAIL: each column's sum of exponentials.
+  %x2 = tile.alloc_fragment [%crows, %ccols] : !tile.fragment<?x?xf32>
   // STAGED: the row, one COLS-column chunk per row of the tile.
   %row = tile.alloc_shared [%ccols] : !tile.shared<8x?x!tile.param<"T">>
   scf.if %twopass {
@@ -82,7 +98,6 @@ tile.kernel @softmax(%X: memref<?x?x!tile.param<"T">>, %Y: memref<?x?x!tile.para
     // row of any length (an odd vocabulary size) loads and stores whole
     // vectors: the first chunk starts `skew` columns before the row, and
     // those columns are masked.
-    %c8 = arith.constant 8 : index
     %rowstart = arith.muli %r0, %N : index
     %skew = arith.remui %rowstart, %c8 : index
     %span = arith.addi %N, %skew : index
@@ -93,65 +108,129 @@ tile.kernel @softmax(%X: memref<?x?x!tile.param<"T">>, %Y: memref<?x?x!tile.para
       // element-wise maximum over the chunks and a second pass the sums
       // of exp(x - max). One cross-warp reduction each per row, instead
       // of a maximum, a rescale and a sum per chunk.
+      %upto8 = arith.minui %chunks, %c8 : index
+      %nshared = arith.select %tail, %upto8, %chunks : index
       scf.if %async {
-        tile.pipelined %k = %c0 to %chunks step %c1 num_stages 1 {
+        tile.pipelined %k = %c0 to %nshared step %c1 num_stages 1 {
           %k0 = arith.muli %k, %ccols : index
           %col0 = arith.subi %k0, %skew : index
           tile.copy %X[%r0, %col0] -> %row[%k, %c0]
         }
       }
-      // Only the first and the last chunk hold columns outside the row.
-      // The first pass sets those to -inf in the fragment and in the
-      // shared copy, so that neither pass masks the chunks in between.
       %lastk = arith.subi %chunks, %c1 : index
-      tile.fill %acc, -inf
-      tile.pipelined %k = %c0 to %chunks step %c1 num_stages 1 {
-        %k0 = arith.muli %k, %ccols : index
-        %col0 = arith.subi %k0, %skew : index
-        scf.if %async {
-          tile.copy %row[%k, %c0] -> %x
-        } else {
-          tile.copy %X[%r0, %col0] -> %x
+      scf.if %tail {
+        // The row's first 8 chunks are in shared memory, the rest (the
+        // tail) is read from X here and again when Y is written. One pass
+        // keeps, per column of the fragment, the running maximum (%acc)
+        // and the sum of exponentials scaled to it (%x2); one exponential
+        // per element: exp(-|v - max|) either scales the sum (a new
+        // maximum) or is added to it. The maximum starts at the lowest
+        // finite value, so masked columns (-inf) add exp(-inf) = 0.
+        tile.fill %acc, %lowest
+        tile.fill %x2, 0.0
+        tile.pipelined %k = %c0 to %chunks step %c1 num_stages 1 {
+          %k0 = arith.muli %k, %ccols : index
+          %col0 = arith.subi %k0, %skew : index
+          %inshared = arith.cmpi ult, %k, %c8 : index
+          scf.if %inshared {
+            tile.copy %row[%k, %c0] -> %x
+          } else {
+            tile.copy %X[%r0, %col0] -> %x
+          }
+          %first = arith.cmpi eq, %k, %c0 : index
+          %last = arith.cmpi eq, %k, %lastk : index
+          %edge = arith.ori %first, %last : i1
+          scf.if %edge {
+            %rest = arith.subi %span, %k0 : index
+            %n = arith.minui %rest, %ccols : index
+            %n32 = arith.index_cast %n : index to i32
+            %lo = arith.select %first, %skew, %c0 : index
+            %lo32 = arith.index_cast %lo : index to i32
+            tile.parallel outs(%v = %x) {
+              %j = tile.index 1
+              %j32 = arith.index_cast %j : index to i32
+              %below = arith.cmpi slt, %j32, %n32 : i32
+              %above = arith.cmpi sge, %j32, %lo32 : i32
+              %in = arith.andi %below, %above : i1
+              arith.select %in, %v, %ninf : f32
+            }
+          }
+          tile.parallel ins(%mx = %acc, %v = %x) outs(%sv = %x2) {
+            %d = arith.subf %v, %mx : f32
+            %ad = math.absf %d : f32
+            %nl = arith.mulf %ad, %log2e : f32
+            %nd = arith.negf %nl : f32
+            %e = math.exp2 %nd : f32
+            %grew = arith.cmpf ogt, %d, %zero : f32
+            %scaled = math.fma %sv, %e, %one : f32
+            %added = arith.addf %sv, %e : f32
+            arith.select %grew, %scaled, %added : f32
+          }
+          tile.parallel ins(%v = %x) outs(%a = %acc) { arith.maximumf %a, %v : f32 }
         }
-        %first = arith.cmpi eq, %k, %c0 : index
-        %last = arith.cmpi eq, %k, %lastk : index
-        %edge = arith.ori %first, %last : i1
-        scf.if %edge {
-          %rest = arith.subi %span, %k0 : index
-          %n = arith.minui %rest, %ccols : index
-          %n32 = arith.index_cast %n : index to i32
-          %lo = arith.select %first, %skew, %c0 : index
-          %lo32 = arith.index_cast %lo : index to i32
-          tile.parallel outs(%v = %x) {
-            %j = tile.index 1
-            %j32 = arith.index_cast %j : index to i32
-            %below = arith.cmpi slt, %j32, %n32 : i32
-            %above = arith.cmpi sge, %j32, %lo32 : i32
-            %in = arith.andi %below, %above : i1
-            arith.select %in, %v, %ninf : f32
+        // The row's maximum, then each column's sum rescaled to it.
+        tile.reduce max %acc -> %m {dim = 1 : i64, clear}
+        tile.parallel ins(%mx = %m[0], %a = %acc) outs(%sv = %x2) {
+          %al = arith.mulf %a, %log2e : f32
+          %ml = arith.mulf %mx, %log2e : f32
+          %d = arith.subf %al, %ml : f32
+          %e = math.exp2 %d : f32
+          arith.mulf %sv, %e : f32
+        }
+        tile.reduce sum %x2 -> %s {dim = 1 : i64, clear}
+      } else {
+        // Only the first and the last chunk hold columns outside the row.
+        // The first pass sets those to -inf in the fragment and in the
+        // shared copy, so that neither pass masks the chunks in between.
+        tile.fill %acc, -inf
+        tile.pipelined %k = %c0 to %chunks step %c1 num_stages 1 {
+          %k0 = arith.muli %k, %ccols : index
+          %col0 = arith.subi %k0, %skew : index
+          scf.if %async {
+            tile.copy %row[%k, %c0] -> %x
+          } else {
+            tile.copy %X[%r0, %col0] -> %x
+          }
+          %first = arith.cmpi eq, %k, %c0 : index
+          %last = arith.cmpi eq, %k, %lastk : index
+          %edge = arith.ori %first, %last : i1
+          scf.if %edge {
+            %rest = arith.subi %span, %k0 : index
+            %n = arith.minui %rest, %ccols : index
+            %n32 = arith.index_cast %n : index to i32
+            %lo = arith.select %first, %skew, %c0 : index
+            %lo32 = arith.index_cast %lo : index to i32
+            tile.parallel outs(%v = %x) {
+              %j = tile.index 1
+              %j32 = arith.index_cast %j : index to i32
+              %below = arith.cmpi slt, %j32, %n32 : i32
+              %above = arith.cmpi sge, %j32, %lo32 : i32
+              %in = arith.andi %below, %above : i1
+              arith.select %in, %v, %ninf : f32
+            }
+          }
+          %sync = arith.xori %async, %true : i1
+          %keep = arith.ori %sync, %edge : i1
+          scf.if %keep {
+            tile.copy %x -> %row[%k, %c0]
+          }
+          tile.parallel ins(%v = %x) outs(%a = %acc) { arith.maximumf %a, %v : f32 }
+        }
+        tile.reduce max %acc -> %m {dim = 1 : i64, clear}
+        tile.fill %acc, 0.0
+        tile.pipelined %k = %c0 to %chunks step %c1 num_stages 1 {
+          tile.copy %row[%k, %c0] -> %x
+          // exp(v - m) as 2^(v log2(e) - m log2(e)): one fma and ex2.
+          tile.parallel ins(%mx = %m[0], %v = %x) outs(%a = %acc) {
+            %vl = arith.mulf %v, %log2e : f32
+            %ml = arith.mulf %mx, %log2e : f32
+            %d = arith.subf %vl, %ml : f32
+            %e = math.exp2 %d : f32
+            arith.addf %a, %e : f32
           }
         }
-        %sync = arith.xori %async, %true : i1
-        %keep = arith.ori %sync, %edge : i1
-        scf.if %keep {
-          tile.copy %x -> %row[%k, %c0]
-        }
-        tile.parallel ins(%v = %x) outs(%a = %acc) { arith.maximumf %a, %v : f32 }
+        tile.reduce sum %acc -> %s {dim = 1 : i64, clear}
       }
-      tile.reduce max %acc -> %m {dim = 1 : i64, clear}
-      tile.fill %acc, 0.0
-      tile.pipelined %k = %c0 to %chunks step %c1 num_stages 1 {
-        tile.copy %row[%k, %c0] -> %x
-        // exp(v - m) as 2^(v log2(e) - m log2(e)): one fma and ex2.
-        tile.parallel ins(%mx = %m[0], %v = %x) outs(%a = %acc) {
-          %vl = arith.mulf %v, %log2e : f32
-          %ml = arith.mulf %mx, %log2e : f32
-          %d = arith.subf %vl, %ml : f32
-          %e = math.exp2 %d : f32
-          arith.addf %a, %e : f32
-        }
-      }
-      tile.reduce sum %acc -> %s {dim = 1 : i64, clear}
     } else {
       tile.fill %m, -inf
       tile.fill %s, 0.0
@@ -189,10 +268,19 @@ tile.kernel @softmax(%X: memref<?x?x!tile.param<"T">>, %Y: memref<?x?x!tile.para
       }
     }
     tile.parallel outs(%sum = %s) { arith.divf %one, %sum : f32 }
-    tile.pipelined %k = %c0 to %chunks step %c1 num_stages 1 {
+    // TAIL: the chunks read last (the tail's, from X) are written first,
+    // while they are still in L2.
+    %lastw = arith.subi %chunks, %c1 : index
+    tile.pipelined %kf = %c0 to %chunks step %c1 num_stages 1 {
+      %kb = arith.subi %lastw, %kf : index
+      %k = arith.select %tail, %kb, %kf : index
       %k0 = arith.muli %k, %ccols : index
       %col0 = arith.subi %k0, %skew : index
-      scf.if %staged {
+      %inshared = arith.cmpi ult, %k, %c8 : index
+      %notail = arith.xori %tail, %true : i1
+      %staged8 = arith.ori %notail, %inshared : i1
+      %fromrow = arith.andi %staged, %staged8 : i1
+      scf.if %fromrow {
         tile.copy %row[%k, %c0] -> %x
       } else {
         tile.copy %X[%r0, %col0] -> %x
@@ -237,6 +325,7 @@ tile.instance @softmax_n4096_f16 = @softmax {}
 tile.instance @softmax_n8192_f16 = @softmax {ROWS = 1, COLS = 8192, MAXN = 8192, MINB = 3}
 tile.instance @softmax_n57337_f16 = @softmax {TWO_PASS = true, STAGED = true, ASYNC = true, ROWS = 1, COLS = 7168, MAXN = 57337, MINB = 2}
 tile.instance @softmax_f16 = @softmax {TWO_PASS = true, ROWS = 1, COLS = 8192, MAXN = 9223372036854775807}
+tile.instance @softmax_long_f16 = @softmax {TWO_PASS = true, STAGED = true, ASYNC = true, TAIL = true, ROWS = 1, COLS = 7168, MAXN = 9223372036854775807, MINB = 2}
 tile.instance @softmax_n128_bf16 = @softmax {ROWS = 32, COLS = 128, MAXN = 128, THREADS = 128, T = bf16}
 tile.instance @softmax_n512_bf16 = @softmax {ROWS = 4, COLS = 512, MAXN = 512, THREADS = 128, MINB = 1, T = bf16}
 tile.instance @softmax_n1024_bf16 = @softmax {ROWS = 8, COLS = 1024, MAXN = 1024, T = bf16}
@@ -244,3 +333,4 @@ tile.instance @softmax_n4096_bf16 = @softmax {T = bf16}
 tile.instance @softmax_n8192_bf16 = @softmax {ROWS = 1, COLS = 8192, MAXN = 8192, MINB = 3, T = bf16}
 tile.instance @softmax_n57337_bf16 = @softmax {TWO_PASS = true, STAGED = true, ASYNC = true, ROWS = 1, COLS = 7168, MAXN = 57337, MINB = 2, T = bf16}
 tile.instance @softmax_bf16 = @softmax {TWO_PASS = true, ROWS = 1, COLS = 8192, MAXN = 9223372036854775807, T = bf16}
+tile.instance @softmax_long_bf16 = @softmax {TWO_PASS = true, STAGED = true, ASYNC = true, TAIL = true, ROWS = 1, COLS = 7168, MAXN = 9223372036854775807, MINB = 2, T = bf16}

@@ -7,13 +7,14 @@ device-to-device copy of the same size (torch copy_), timed the same way.
 Our output is checked against an fp32 torch reference first.
 
 The kernel file holds size-specialised kernels: --kernel sets the default
-(softmax_<dtype>, any N), --kernel-map picks per shape, e.g.
+(softmax_long_<dtype>, any N), --kernel-map picks per shape, e.g.
   --kernel-map 'N<=8192:softmax_n8192_f16'       (any M, N up to 8192)
   --kernel-map '4096x32768:softmax_f16'          (that shape only)
 Exact shapes win over N<= rules; among those the smallest limit wins. The
 default map picks the one-pass kernels
 softmax_n{128,512,1024,4096,8192}_<dtype> and, up to 57337 columns, the
-staged softmax_n57337_<dtype>.
+staged softmax_n57337_<dtype>; longer rows take the default, partly
+staged.
 --tuned DIR also runs, per shape, the configuration tile-tune chose and
 wrote with --emit-dir DIR (NAME_MxNx0.cubin, .kinfo and .config; NAME is
 --tuned-kernel, default softmax), checked the same way and timed beside the
@@ -70,7 +71,7 @@ def main(argv=None) -> int:
     p.add_argument("--kernel", metavar="NAME",
                    help="our kernel (args X [M,N], Y [M,N]) for shapes "
                         "--kernel-map does not name (default: "
-                        "softmax_<dtype>)")
+                        "softmax_long_<dtype>)")
     p.add_argument("--kernel-map", metavar="SPEC",
                    help="per-shape kernels: comma-separated MxN:NAME or "
                         "N<=LIMIT:NAME (default: the one-pass kernels)")
@@ -84,7 +85,7 @@ def main(argv=None) -> int:
     tol = args.tol if args.tol is not None else \
         (5e-3 if args.dtype == "f16" else 1e-2)
     if args.kernel is None:
-        args.kernel = f"softmax_{args.dtype}"
+        args.kernel = f"softmax_long_{args.dtype}"
     if args.kernel_map is None:
         args.kernel_map = ",".join(
             f"N<={n}:softmax_n{n}_{args.dtype}"

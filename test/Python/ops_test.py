@@ -26,7 +26,8 @@ def check(label, out, ref, tol=1e-2):
 
 for dtype in (torch.float16, torch.bfloat16):
     for m, n in ((3, 32), (70, 64), (77, 100), (64, 129), (33, 2000), (9, 4097),
-                 (5, 8192), (4, 9000), (3, 50257), (2, 70001)):
+                 (5, 8192), (4, 9000), (3, 50257), (2, 70001),
+                 (133, 65537), (140, 130001)):
         x = torch.randn(m, n, dtype=dtype, device="cuda")
         check(f"softmax {dtype} {m}x{n}", ops.softmax(x),
               torch.softmax(x.float(), -1))
