@@ -16,6 +16,9 @@ dispatch_rules.json choose by shape class:
   bytes the tiles read), fitted to the times every candidate took on
   every tuned problem: 3072^3 and 2048 x 512 x 8192, whose nearest tuned
   shapes' tilings fill the GPU badly there, get tilings that fill it.
+- gemv (M = 1): the first rule of the operand's layout (``trans_b``)
+  whose ``max_n`` and ``min_n``, where given, hold N; where none does,
+  the row is a GEMM of one row (gemm's rules);
 - attention: the first rule of the head dimension whose key-length bound
   (min_keys) the problem reaches, with D and CAUSAL from the problem.
 
@@ -236,6 +239,22 @@ def config_string(params: Mapping) -> str:
     """Bindings as the tuner spells a configuration: sorted NAME=value,
     booleans as true/false."""
     return " ".join(f"{k}={binding_text(v)}" for k, v in sorted(params.items()))
+
+
+def gemv_config(n: int, k: int, dtype: str, trans_b: bool,
+                rules: Mapping | None = None) -> dict | None:
+    """The bindings of kernels/gemv.mlir's `gemv` for y[N] = x[K] . B
+    (B [K, N], or with `trans_b` the [N, K] rows of x @ W.T), or None
+    where no rule takes the problem (it then runs as a GEMM of one row)."""
+    if min(n, k) < 1:
+        raise ValueError(f"gemv needs N and K at least 1, got {n} and {k}")
+    for rule in (rules or load_rules()).get("gemv", []):
+        if rule["trans_b"] != bool(trans_b) or n > rule.get("max_n", n) \
+                or n < rule.get("min_n", n):
+            continue
+        return {**rule["params"], "TRANS_B": bool(trans_b),
+                **_type_binding(dtype)}
+    return None
 
 
 def attention_config(d: int, causal: bool, dtype: str,

@@ -34,7 +34,8 @@ from .tune import OPS as _TUNED_OPS, flag_bindings, tune as _tune
 
 _KERNEL_FILES = {"softmax": "softmax.mlir", "gemm": "gemm.mlir",
                  "gemm_bias_gelu": "gemm_bias_gelu.mlir",
-                 "attention": "flash_attention.mlir", "bmm": "bmm.mlir"}
+                 "attention": "flash_attention.mlir", "bmm": "bmm.mlir",
+                 "gemv": "gemv.mlir"}
 _ACTIVATIONS = {None: None, "gelu_tanh": False, "gelu": True}
 
 _lock = threading.Lock()
@@ -184,7 +185,9 @@ def gemm(a, b, bias=None, activation: str | None = None):
     b), approximate=...).
 
     b may be the transpose of a row-major [N, K] weight (`x @ W.T`, what
-    nn.Linear computes): it is read in place, K-major. Operands whose rows
+    nn.Linear computes): it is read in place, K-major. A single row (M = 1,
+    a decode step) runs as a matrix-vector product (kernels/gemv.mlir)
+    where the dispatch has a rule for it. Operands whose rows
     TMA cannot read (row bytes not a multiple of 16, unaligned views) are
     copied into padded rows first, and an output of such rows is written
     through a padded buffer; the result is a new contiguous tensor.
@@ -285,6 +288,8 @@ def _gemm_2d(a, b, dtype, bias, activation, c=None):
                 if activation == "gelu" else "tanh"))
         return c
     device = a.device.index or 0
+    if bias is None and m == 1 and _gemv(a, b, c, dtype, device):
+        return c
     a = _tma_rows(a)
     trans_b = b.stride(0) == 1 and b.stride(1) != 1 and _tma_ready(b.t())
     b = b.t() if trans_b else _tma_rows(b)
@@ -305,6 +310,32 @@ def _gemm_2d(a, b, dtype, bias, activation, c=None):
     if out is not c:
         c.copy_(out)
     return c
+
+
+def _vector_ready(v) -> bool:
+    """Whether a 1-D tensor is unit-stride elements from a 16-byte
+    boundary, as kernels/gemv.mlir's vector loads and stores take them."""
+    return (v.stride(0) == 1 or v.shape[0] == 1) and \
+        v.data_ptr() % _TMA_ALIGN == 0
+
+
+def _gemv(a, b, c, dtype, device) -> bool:
+    """c[0] = a[0] @ b (a [1, K]) in one launch of kernels/gemv.mlir where
+    a dispatch rule takes the problem and every operand is read in place
+    (b as TMA reads it, or its transpose for x @ W.T); False, launching
+    nothing, otherwise."""
+    n, kk = b.shape[1], a.shape[1]
+    trans_b = b.stride(0) == 1 and b.stride(1) != 1 and _tma_ready(b.t())
+    if not (trans_b or _tma_ready(b)) or \
+            not (_vector_ready(a[0]) and _vector_ready(c[0])):
+        return False
+    if dispatch.gemv_config(n, kk, dtype, trans_b) is None:
+        return False
+    flags = {"trans_b": True} if trans_b else {}
+    k = _choose("gemv", "gemv", dtype, (n, kk), device,
+                lambda: dispatch.gemv_config(n, kk, dtype, trans_b), **flags)
+    k.launch(a[0], b.t() if trans_b else b, c[0])
+    return True
 
 
 def attention(q, k, v, causal: bool = False, scale: float | None = None):

@@ -105,6 +105,7 @@ for label, fn in (("softmax n=0", lambda: d.softmax_config(0, "f16")),
                   ("attention d=96", lambda: d.attention_config(96, False,
                                                                 "f16")),
                   ("gemm 0x8x8", lambda: d.gemm_config(0, 8, 8, "f16")),
+                  ("gemv 0x8", lambda: d.gemv_config(0, 8, "f16", True)),
                   ("gemm, no rules",
                    lambda: d.gemm_config(8, 8, 8, "f16", {"gemm": []})),
                   ("rules for attention",
@@ -145,6 +146,12 @@ print("regenerated gemm:", d.rules_from_tuned("gemm", [
     ((64, 64, 64), {"BM": 64, "BN": 128}),
     ((256, 8192, 8192), {"BM": 64, "BN": 64})]))
 
+for n, k, trans_b in ((4096, 4096, True), (4097, 4096, True),
+                      (4096, 4096, False), (8192, 1001, False)):
+    config = d.gemv_config(n, k, "f16", trans_b)
+    print(f"gemv {n}x{k} trans_b={trans_b}: "
+          f"{short(config) if config else 'no rule (gemm)'}")
+
 kernels = sys.argv[1]
 rules = d.load_rules()
 
@@ -175,4 +182,9 @@ for t in ("f16", "bf16"):
                            keys=rule.get("min_keys", 0)),
                        fmt="ptx")
             compiled += 1
+    for rule in rules["gemv"]:
+        tm.compile(f"{kernels}/gemv.mlir", kernels=["gemv"],
+                   params={**rule["params"], "TRANS_B": rule["trans_b"],
+                           "T": t}, fmt="ptx")
+        compiled += 1
 print(f"rules compiled: {compiled}")

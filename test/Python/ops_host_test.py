@@ -59,6 +59,18 @@ call("gemm+bias+gelu x @ W.T", lambda: ops.gemm(a, w.t(), bias=r(512),
 call("gemm odd strides", lambda: ops.gemm(r(777, 1234), r(1234, 3001)))
 call("gemm x @ W.T, W rows unaligned",
      lambda: ops.gemm(r(16, 1234), r(3001, 1234).t()))
+call("gemm one row, x @ W.T", lambda: ops.gemm(r(1, 4096),
+                                                r(4096, 4096).t()))
+call("gemm one row, x @ W, 8192 columns",
+     lambda: ops.gemm(r(1, 1001), r(1001, 8192)))
+call("gemm one row, x @ W, 512 columns", lambda: ops.gemm(r(1, 128), b))
+call("gemm one row, x unaligned",
+     lambda: ops.gemm(r(2, 1, 1001)[1], r(1001, 8192)))
+call("gemm+bias+gelu one row", lambda: ops.gemm(r(1, 128), w.t(),
+                                                bias=r(512),
+                                                activation="gelu"))
+call("gemm [B, 1, K] @ [K, N]", lambda: ops.gemm(r(1, 1, 4096),
+                                                 r(4096, 4096).t()))
 call("gemm column-major a", lambda: ops.gemm(r(136, 200).t(), r(136, 72)))
 call("gemm [B, M, K] @ [K, N]", lambda: ops.gemm(r(4, 64, 128), b))
 call("gemm [B, M, K] @ [K, N], not viewable as rows",

@@ -82,6 +82,26 @@ a = torch.randn(136, 200, dtype=torch.float16, device="cuda").t()
 b = torch.randn(136, 72, dtype=torch.float16, device="cuda")
 check("gemm column-major a", ops.gemm(a, b), a.float() @ b.float())
 
+# A single row (a decode step: the matrix-vector kernel where the dispatch
+# has a rule), against fp64: x @ W.T over N and K that are and are not
+# multiples of the tile (N odd; K a multiple of 8, as W's rows must be for
+# TMA), bf16, x @ W with an odd K, and a [B, 1, K] input.
+for dtype, n, k in ((torch.float16, 4096, 4096), (torch.float16, 4099, 4104),
+                    (torch.bfloat16, 11008, 4096),
+                    (torch.float16, 100, 24)):
+    x = torch.randn(1, k, dtype=dtype, device="cuda")
+    w = torch.randn(n, k, dtype=dtype, device="cuda")
+    check(f"gemm one row x@W.T {dtype} 1x{n}x{k}", ops.gemm(x, w.t()),
+          (x.double() @ w.double().t()).float())
+x = torch.randn(1, 1001, dtype=torch.float16, device="cuda")
+b = torch.randn(1001, 8200, dtype=torch.float16, device="cuda")
+check("gemm one row 1x8200x1001", ops.gemm(x, b),
+      (x.double() @ b.double()).float())
+x = torch.randn(1, 1, 4096, dtype=torch.float16, device="cuda")
+w = torch.randn(4096, 4096, dtype=torch.float16, device="cuda")
+check("gemm one row [1, 1, K] @ W.T", ops.gemm(x, w.t()),
+      (x.double() @ w.double().t()).float())
+
 # Batched, against torch.matmul in fp32: [B, M, K] @ [K, N] (one GEMM of B * M
 # rows; also from a view torch must copy), [B, M, K] @ [B, K, N] (one
 # batched launch where TMA reads the operands in place, sizes that are not
