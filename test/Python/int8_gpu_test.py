@@ -8,10 +8,11 @@ in f32. All are exact: every element must match.
 the integer tensor-core GEMMs of kernels/examples/gemm_int8.mlir (the i32
 product exactly, and W8A8 with per-token and per-channel scales), and the
 weight-only GEMMs of gemm_w8a16.mlir and gemm_w4a16.mlir (int4 packed two
-a byte, group-wise scales) against the fp32 product of the same values.
-With --time, int_mm against torch._int_mm and the weight-only GEMMs
-against torch's fp16 GEMM on the dequantised weights, in alternating
-rounds.
+a byte, group-wise scales) and the weight-only matrix-vector product of
+gemv_w8a16.mlir against the fp32 product of the same values.
+With --time, int_mm against torch._int_mm and the weight-only GEMMs and
+matrix-vector product against torch's fp16 GEMM on the dequantised
+weights, in alternating rounds.
 
 Usage: int8_gpu_test.py KERNELS_DIR [--time]
 """
@@ -74,6 +75,23 @@ for suffix, dtype in (("f16", torch.float16), ("bf16", torch.bfloat16)):
         ok = err < 1e-2
         failed += not ok
         print(f"w8a16 {suffix} {m}x{n}x{k}: "
+              f"{'ok' if ok else f'FAILED rel {err:.3g}'}")
+# The weight-only int8 matrix-vector product (gemv_w8a16.mlir, M = 1):
+# y = (Q * s) . x against the fp32 product, N not a multiple of the tile.
+gw8 = rt.load(tm.compile(f"{kernels_dir}/examples/gemv_w8a16.mlir"))
+for suffix, dtype in (("f16", torch.float16), ("bf16", torch.bfloat16)):
+    kernel = gw8.kernel(f"gemv_w8a16_{suffix}")
+    for n, k in ((300, 1040), (4096, 4096), (11001, 4112)):
+        x = torch.randn(k, device="cuda").to(dtype)
+        q = torch.randint(-127, 128, (n, k), device="cuda", dtype=torch.int8)
+        s = torch.rand(n, device="cuda") / (64 * k ** 0.5) + 1e-4
+        y = torch.full((n,), float("nan"), device="cuda", dtype=dtype)
+        kernel.launch(x, q, s, y)
+        ref = (q.float() * s[:, None]) @ x.float()
+        err = ((y.float() - ref).norm() / ref.norm()).item()
+        ok = err < 1e-2
+        failed += not ok
+        print(f"gemv w8a16 {suffix} 1x{n}x{k}: "
               f"{'ok' if ok else f'FAILED rel {err:.3g}'}")
 # The integer tensor-core GEMMs: the i32 product exactly (fp64 holds it),
 # and W8A8 with per-token and per-channel scales.
@@ -173,5 +191,15 @@ if "--time" in sys.argv:
             o, p = median_in_turns([ours, peer], flush=flush)
             print(f"time {label} {m}x{n}x{k}: ours {o * 1e3:.1f} us, torch "
                   f"fp16 {p * 1e3:.1f} us, peer/ours {p / o:.3f}")
+    for n, k in ((4096, 4096), (11008, 4096), (14336, 4096), (4096, 14336)):
+        x = torch.randn(1, k, device="cuda", dtype=torch.float16)
+        q, s, dense = int8_weights(n, k, 1e-3)
+        w = dense.half()
+        y = torch.empty(n, device="cuda", dtype=torch.float16)
+        ours = gw8.kernel("gemv_w8a16_f16").prepare(x[0], q, s, y)
+        peer = lambda: x @ w.t()  # noqa: E731
+        o, p = median_in_turns([ours, peer], flush=flush)
+        print(f"time gemv w8a16 1x{n}x{k}: ours {o * 1e3:.1f} us, torch fp16 "
+              f"{p * 1e3:.1f} us, peer/ours {p / o:.3f}")
 print(f"int8: {failed} failed")
 sys.exit(1 if failed else 0)
