@@ -452,7 +452,9 @@ LogicalResult KernelEmitter::copySharedFragment(CopyOp op, bool store) {
   ValueRange offsets = store ? op.getDestOffsets() : op.getSourceOffsets();
   Fragment f = fragment(frag);
   const SharedTilePlan &p = plan.sharedTiles.lookup(tile);
-  const RegisterLayout &layout = f.layout; // 2-d (planCopies)
+  // 2-d, or 1-d read from a row of the tile at the offsets (planCopies).
+  const RegisterLayout &layout = f.layout;
+  bool fromRow = layout.rank() == 1;
   Type t = cast<SharedType>(tile.getType()).getElementType();
   Type fragT = cast<FragmentType>(frag.getType()).getElementType();
   int64_t eltBytes = p.eltBytes();
@@ -479,8 +481,8 @@ LogicalResult KernelEmitter::copySharedFragment(CopyOp op, bool store) {
         col.getSExtValue() % v != 0)
       v = 1;
   }
-  Value rowT = layout.threadCoord(b, l, threadId, 0);
-  Value colT = layout.threadCoord(b, l, threadId, 1);
+  Value rowT = fromRow ? index(0) : layout.threadCoord(b, l, threadId, 0);
+  Value colT = layout.threadCoord(b, l, threadId, fromRow ? 0 : 1);
   if (!offsets.empty()) {
     rowT = arith::AddIOp::create(b, l, rowT, map.lookup(offsets[0]));
     colT = arith::AddIOp::create(b, l, colT, map.lookup(offsets[1]));
@@ -488,8 +490,9 @@ LogicalResult KernelEmitter::copySharedFragment(CopyOp op, bool store) {
   auto c = [&](int64_t x) { return index(x); };
   IndexArith arith{b, l, c};
   for (int64_t r = 0; r < layout.numRegs(); r += v) {
-    Value row = arith::AddIOp::create(b, l, rowT, c(layout.regOffset(r)[0]));
-    Value col = arith::AddIOp::create(b, l, colT, c(layout.regOffset(r)[1]));
+    const Coord &at = layout.regOffset(r);
+    Value row = fromRow ? rowT : arith::AddIOp::create(b, l, rowT, c(at[0]));
+    Value col = arith::AddIOp::create(b, l, colT, c(at.back()));
     Value byte = p.layout.elementOffset(arith, row, col);
     Value idx = arith::DivUIOp::create(b, l, byte, c(eltBytes));
     if (!store) {

@@ -501,8 +501,10 @@ LogicalResult KernelPlanner::planCopies() {
                (plan.sharedTiles.count(src) && dstFrag)) {
       const RegisterLayout &f =
           plan.fragments.find(srcFrag ? src : dst)->second;
-      if (f.rank() != 2)
-        return fail("copies 2-d fragments to and from shared tiles only");
+      // A 1-d fragment is read from a row of the tile (copy_c11).
+      if (f.rank() != 2 && !(f.rank() == 1 && dstFrag))
+        return fail("copies 2-d fragments to and from shared tiles, and "
+                    "1-d fragments from a row of one, only");
       Value tile = srcFrag ? dst : src;
       if (plan.sharedTiles.lookup(tile).stages != 1) {
         // A pipelined tile is read in the loop that fills it, from the

@@ -1206,3 +1206,35 @@ tile.kernel @k(%A: memref<?xf16>) grid [1] threads 128 {
   tile.pipelined %j = %c0 to %c0 step %c1 num_stages 2 warp_specialize false {
   }
 }
+
+// -----
+
+// A 1-d fragment is read from a row of a 2-d shared tile, named by the
+// offsets (copy_c11).
+tile.kernel @k() grid [1] threads 128 {
+  %a = tile.alloc_shared : !tile.shared<1x512xf16>
+  %f = tile.alloc_fragment : !tile.fragment<512xf32>
+  // expected-error @+1 {{copy_c11: a 1-d fragment is read from a row of a 2-d shared tile: give the row and the first column (`%s[%row, %col]`)}}
+  tile.copy %a -> %f : !tile.shared<1x512xf16> -> !tile.fragment<512xf32>
+}
+
+// -----
+
+tile.kernel @k() grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %a = tile.alloc_shared : !tile.shared<2x256xf16>
+  %f = tile.alloc_fragment : !tile.fragment<512xf32>
+  // expected-error @+1 {{copy_c11: the fragment '!tile.fragment<512xf32>' is longer than a row of the shared tile '!tile.shared<2x256xf16>'}}
+  tile.copy %a[%c0, %c0] -> %f : !tile.shared<2x256xf16> -> !tile.fragment<512xf32>
+}
+
+// -----
+
+// Only a read: a 1-d fragment is not written into a row (copy_c2).
+tile.kernel @k() grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %a = tile.alloc_shared : !tile.shared<1x512xf16>
+  %f = tile.alloc_fragment : !tile.fragment<512xf32>
+  // expected-error @+1 {{copy_c2: a tile of rank 1 cannot be copied to or from a tile of rank 2; tiles must have the same rank}}
+  tile.copy %f -> %a[%c0, %c0] : !tile.fragment<512xf32> -> !tile.shared<1x512xf16>
+}

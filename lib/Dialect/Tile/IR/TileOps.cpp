@@ -835,11 +835,18 @@ LogicalResult CopyOp::verify() {
   }
   auto srcShaped = cast<ShapedType>(srcType);
   auto dstShaped = cast<ShapedType>(dstType);
+  // A 1-d fragment read from a row of a 2-d shared tile (copy_c11).
+  bool rowRead = isa<SharedType>(srcType) && isa<FragmentType>(dstType) &&
+                 srcShaped.getRank() == 2 && dstShaped.getRank() == 1;
+  if (rowRead && getSourceOffsets().empty())
+    return emitOpError("copy_c11: a 1-d fragment is read from a row of a "
+                       "2-d shared tile: give the row and the first column "
+                       "(`%s[%row, %col]`)");
   // A tile spans the innermost dimensions of a memref of higher rank.
   MemRefType mem = srcMem ? srcMem : dstMem;
   ShapedType tileType = srcMem ? dstShaped : srcShaped;
   if (mem ? tileType.getRank() > mem.getRank()
-          : srcShaped.getRank() != dstShaped.getRank())
+          : srcShaped.getRank() != dstShaped.getRank() && !rowRead)
     return emitOpError("copy_c2: a tile of rank ")
            << tileType.getRank() << " cannot be copied "
            << (mem ? "to or from a memref" : "to or from a tile") << " of rank "
@@ -853,10 +860,17 @@ LogicalResult CopyOp::verify() {
   if (window && !rowWindow) {
     ShapedType shared = isa<SharedType>(srcType) ? srcShaped : dstShaped;
     ShapedType fragment = isa<SharedType>(srcType) ? dstShaped : srcShaped;
-    for (auto [w, t] : llvm::zip(fragment.getShape(), shared.getShape()))
-      if (!ShapedType::isDynamic(w) && !ShapedType::isDynamic(t) && w > t)
+    // A row's window spans the tile's columns (copy_c11).
+    ArrayRef<int64_t> extent = shared.getShape().take_back(fragment.getRank());
+    for (auto [w, t] : llvm::zip(fragment.getShape(), extent))
+      if (!ShapedType::isDynamic(w) && !ShapedType::isDynamic(t) && w > t) {
+        if (rowRead)
+          return emitOpError("copy_c11: the fragment ")
+                 << fragment << " is longer than a row of the shared tile "
+                 << shared;
         return emitOpError("copy_c5: a window of shape ")
                << fragment << " does not fit in the shared tile " << shared;
+      }
   }
   Type srcElt = srcShaped.getElementType(), dstElt = dstShaped.getElementType();
   if (srcMem && isa<SharedType>(dstType) && srcElt != dstElt)

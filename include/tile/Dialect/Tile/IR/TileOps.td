@@ -514,6 +514,12 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
       outside, as if the memref ended there (read as zero, not written).
       An expert's rows in a grouped GEMM, a sequence's length in a cache.
       Not with `through` (a TMA store writes whole tiles).
+    - copy_c11: a 1-d fragment may be read from a row of a 2-d shared tile:
+      `tile.copy %s[%r, %c] -> %x` takes the fragment's length of row `%r`
+      from column `%c` (offsets required; the window lies inside the
+      tile, as in copy_c5). A vector that comes through a pipeline's ring
+      as a one-row tile beside a matrix's, then is broadcast along the
+      matrix's rows by tile.parallel (`%x[1]`).
 
     Example:
     ```mlir
@@ -522,6 +528,7 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
     tile.copy %x -> %row[%k, %c0] : !tile.fragment<1x8192xf32> -> !tile.shared<8x8192xf16>
     tile.copy %c_s -> %C[%m0, %n0] : !tile.shared<128x256xf16> -> memref<?x?xf16>
     tile.copy %X[%r, %col] -> %row[%k, %c0] : memref<?x?xf16> -> !tile.shared<8x8192xf16>
+    tile.copy %xs[%c0, %c0] -> %x : !tile.shared<1x512xf16> -> !tile.fragment<512xf32>
     tile.copy %acc -> %C[%m0, %n0] through %c_s if TMA_STORE : !tile.fragment<128x256xf32> -> memref<?x?xf16> through !tile.shared<128x256xf16>
     tile.copy %acc -> %C[%m0, %n0] bounds [%end, %N] : !tile.fragment<128x128xf32> -> memref<?x?xf16>
     ```
