@@ -167,6 +167,12 @@ def _padded_empty(m: int, n: int, like):
     return buf[:, :n]
 
 
+def _k_major(b) -> bool:
+    """Whether a [K, N] operand is the transpose of row-major [N, K] rows
+    that TMA reads in place (x @ W.T): read K-major, as TRANS_B."""
+    return b.stride(0) == 1 and b.stride(1) != 1 and _tma_ready(b.t())
+
+
 def _tma_rows(t):
     """t itself when TMA takes it, else a copy into padded rows (rows whose
     byte length is no multiple of 16, an unaligned view, a column-major
@@ -291,7 +297,7 @@ def _gemm_2d(a, b, dtype, bias, activation, c=None):
     if bias is None and m == 1 and _gemv(a, b, c, dtype, device):
         return c
     a = _tma_rows(a)
-    trans_b = b.stride(0) == 1 and b.stride(1) != 1 and _tma_ready(b.t())
+    trans_b = _k_major(b)
     b = b.t() if trans_b else _tma_rows(b)
     out = c if _tma_ready(c) else _padded_empty(m, n, c)
     flags = {"trans_b": True} if trans_b else {}
@@ -325,15 +331,16 @@ def _gemv(a, b, c, dtype, device) -> bool:
     (b as TMA reads it, or its transpose for x @ W.T); False, launching
     nothing, otherwise."""
     n, kk = b.shape[1], a.shape[1]
-    trans_b = b.stride(0) == 1 and b.stride(1) != 1 and _tma_ready(b.t())
+    trans_b = _k_major(b)
     if not (trans_b or _tma_ready(b)) or \
             not (_vector_ready(a[0]) and _vector_ready(c[0])):
         return False
-    if dispatch.gemv_config(n, kk, dtype, trans_b) is None:
+    config = dispatch.gemv_config(n, kk, dtype, trans_b)
+    if config is None:
         return False
     flags = {"trans_b": True} if trans_b else {}
-    k = _choose("gemv", "gemv", dtype, (n, kk), device,
-                lambda: dispatch.gemv_config(n, kk, dtype, trans_b), **flags)
+    k = _choose("gemv", "gemv", dtype, (n, kk), device, lambda: config,
+                **flags)
     k.launch(a[0], b.t() if trans_b else b, c[0])
     return True
 
