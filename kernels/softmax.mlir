@@ -118,43 +118,62 @@ tile.kernel @softmax(%X: memref<?x?x!tile.param<"T">>, %Y: memref<?x?x!tile.para
         }
       }
       %lastk = arith.subi %chunks, %c1 : index
+      // One first pass for both: each chunk from the shared row (or, past
+      // the staged chunks of TAIL and without ASYNC, from X). Only the
+      // first and the last chunk hold columns outside the row; the pass
+      // sets those to -inf in the fragment and, without TAIL, in the
+      // shared copy, so that no later pass masks the chunks in between.
+      // Without TAIL it keeps each column's maximum; the later passes read
+      // the whole row from shared memory, so nothing is rescaled online.
+      // TAIL: the row's first 8 chunks are in shared memory, the rest (the
+      // tail) is read from X here and again when Y is written. The pass
+      // also keeps, per column of the fragment, the sum of exponentials
+      // scaled to its running maximum (%x2); one exponential per element:
+      // exp(-|v - max|) either scales the sum (a new maximum) or is added
+      // to it. The maximum starts at the lowest finite value, so masked
+      // columns (-inf) add exp(-inf) = 0.
+      %notail = arith.xori %tail, %true : i1
+      %sync = arith.xori %async, %true : i1
+      %start = arith.select %tail, %lowest, %ninf : f32
+      tile.fill %acc, %start
       scf.if %tail {
-        // The row's first 8 chunks are in shared memory, the rest (the
-        // tail) is read from X here and again when Y is written. One pass
-        // keeps, per column of the fragment, the running maximum (%acc)
-        // and the sum of exponentials scaled to it (%x2); one exponential
-        // per element: exp(-|v - max|) either scales the sum (a new
-        // maximum) or is added to it. The maximum starts at the lowest
-        // finite value, so masked columns (-inf) add exp(-inf) = 0.
-        tile.fill %acc, %lowest
         tile.fill %x2, 0.0
-        tile.pipelined %k = %c0 to %chunks step %c1 num_stages 1 {
-          %k0 = arith.muli %k, %ccols : index
-          %col0 = arith.subi %k0, %skew : index
-          %inshared = arith.cmpi ult, %k, %c8 : index
-          scf.if %inshared {
-            tile.copy %row[%k, %c0] -> %x
-          } else {
-            tile.copy %X[%r0, %col0] -> %x
+      }
+      tile.pipelined %k = %c0 to %chunks step %c1 num_stages 1 {
+        %k0 = arith.muli %k, %ccols : index
+        %col0 = arith.subi %k0, %skew : index
+        %inshared = arith.cmpi ult, %k, %c8 : index
+        %staged8 = arith.ori %notail, %inshared : i1
+        %fromrow = arith.andi %async, %staged8 : i1
+        scf.if %fromrow {
+          tile.copy %row[%k, %c0] -> %x
+        } else {
+          tile.copy %X[%r0, %col0] -> %x
+        }
+        %first = arith.cmpi eq, %k, %c0 : index
+        %last = arith.cmpi eq, %k, %lastk : index
+        %edge = arith.ori %first, %last : i1
+        scf.if %edge {
+          %rest = arith.subi %span, %k0 : index
+          %n = arith.minui %rest, %ccols : index
+          %n32 = arith.index_cast %n : index to i32
+          %lo = arith.select %first, %skew, %c0 : index
+          %lo32 = arith.index_cast %lo : index to i32
+          tile.parallel outs(%v = %x) {
+            %j = tile.index 1
+            %j32 = arith.index_cast %j : index to i32
+            %below = arith.cmpi slt, %j32, %n32 : i32
+            %above = arith.cmpi sge, %j32, %lo32 : i32
+            %in = arith.andi %below, %above : i1
+            arith.select %in, %v, %ninf : f32
           }
-          %first = arith.cmpi eq, %k, %c0 : index
-          %last = arith.cmpi eq, %k, %lastk : index
-          %edge = arith.ori %first, %last : i1
-          scf.if %edge {
-            %rest = arith.subi %span, %k0 : index
-            %n = arith.minui %rest, %ccols : index
-            %n32 = arith.index_cast %n : index to i32
-            %lo = arith.select %first, %skew, %c0 : index
-            %lo32 = arith.index_cast %lo : index to i32
-            tile.parallel outs(%v = %x) {
-              %j = tile.index 1
-              %j32 = arith.index_cast %j : index to i32
-              %below = arith.cmpi slt, %j32, %n32 : i32
-              %above = arith.cmpi sge, %j32, %lo32 : i32
-              %in = arith.andi %below, %above : i1
-              arith.select %in, %v, %ninf : f32
-            }
-          }
+        }
+        %written = arith.ori %sync, %edge : i1
+        %keep = arith.andi %notail, %written : i1
+        scf.if %keep {
+          tile.copy %x -> %row[%k, %c0]
+        }
+        scf.if %tail {
           tile.parallel ins(%mx = %acc, %v = %x) outs(%sv = %x2) {
             %d = arith.subf %v, %mx : f32
             %ad = math.absf %d : f32
@@ -166,10 +185,12 @@ tile.kernel @softmax(%X: memref<?x?x!tile.param<"T">>, %Y: memref<?x?x!tile.para
             %added = arith.addf %sv, %e : f32
             arith.select %grew, %scaled, %added : f32
           }
-          tile.parallel ins(%v = %x) outs(%a = %acc) { arith.maximumf %a, %v : f32 }
         }
-        // The row's maximum, then each column's sum rescaled to it.
-        tile.reduce max %acc -> %m {dim = 1 : i64, clear}
+        tile.parallel ins(%v = %x) outs(%a = %acc) { arith.maximumf %a, %v : f32 }
+      }
+      tile.reduce max %acc -> %m {dim = 1 : i64, clear}
+      scf.if %tail {
+        // Each column's sum rescaled to the row's maximum.
         tile.parallel ins(%mx = %m[0], %a = %acc) outs(%sv = %x2) {
           %al = arith.mulf %a, %log2e : f32
           %ml = arith.mulf %mx, %log2e : f32
@@ -179,44 +200,6 @@ tile.kernel @softmax(%X: memref<?x?x!tile.param<"T">>, %Y: memref<?x?x!tile.para
         }
         tile.reduce sum %x2 -> %s {dim = 1 : i64, clear}
       } else {
-        // Only the first and the last chunk hold columns outside the row.
-        // The first pass sets those to -inf in the fragment and in the
-        // shared copy, so that neither pass masks the chunks in between.
-        tile.fill %acc, -inf
-        tile.pipelined %k = %c0 to %chunks step %c1 num_stages 1 {
-          %k0 = arith.muli %k, %ccols : index
-          %col0 = arith.subi %k0, %skew : index
-          scf.if %async {
-            tile.copy %row[%k, %c0] -> %x
-          } else {
-            tile.copy %X[%r0, %col0] -> %x
-          }
-          %first = arith.cmpi eq, %k, %c0 : index
-          %last = arith.cmpi eq, %k, %lastk : index
-          %edge = arith.ori %first, %last : i1
-          scf.if %edge {
-            %rest = arith.subi %span, %k0 : index
-            %n = arith.minui %rest, %ccols : index
-            %n32 = arith.index_cast %n : index to i32
-            %lo = arith.select %first, %skew, %c0 : index
-            %lo32 = arith.index_cast %lo : index to i32
-            tile.parallel outs(%v = %x) {
-              %j = tile.index 1
-              %j32 = arith.index_cast %j : index to i32
-              %below = arith.cmpi slt, %j32, %n32 : i32
-              %above = arith.cmpi sge, %j32, %lo32 : i32
-              %in = arith.andi %below, %above : i1
-              arith.select %in, %v, %ninf : f32
-            }
-          }
-          %sync = arith.xori %async, %true : i1
-          %keep = arith.ori %sync, %edge : i1
-          scf.if %keep {
-            tile.copy %x -> %row[%k, %c0]
-          }
-          tile.parallel ins(%v = %x) outs(%a = %acc) { arith.maximumf %a, %v : f32 }
-        }
-        tile.reduce max %acc -> %m {dim = 1 : i64, clear}
         tile.fill %acc, 0.0
         tile.pipelined %k = %c0 to %chunks step %c1 num_stages 1 {
           tile.copy %row[%k, %c0] -> %x
