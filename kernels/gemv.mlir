@@ -1,51 +1,56 @@
-// Matrix-vector product, y[N] = x[K] . B[K,N] (or, with TRANS_B, B as an
-// N x K row-major weight: y = W . x, what x @ W.T computes for one row x),
-// T in and out, fp32 accumulation. The shape of a decode step's GEMM
-// (M = 1), where a tensor-core tile of 64 rows would be 63/64 padding and
-// the time is that of reading B once.
+// Matrix-vector product, y = x . B[K,N] for one row x [1, K] (or, with
+// TRANS_B, B as an N x K row-major weight: y = x . W^T, what x @ W.T
+// computes), T in and out, fp32 accumulation. The shape of a decode step's
+// GEMM (M = 1), where a tensor-core tile of 64 rows would be 63/64 padding
+// and the time is that of reading B once.
 //
 // One block per BN outputs, each walking K BK at a time: B's BK x BN (or
-// BN x BK) tile comes through a STAGES-deep ring of shared memory, so
-// several tiles of B are in flight per block while it computes on one;
-// x's next BK elements are loaded into registers (from L2: every block
-// reads the same x) while the current ones are used. Each thread keeps
-// its products in a fragment of the tile's shape (no reduction inside
-// the loop); the sum over K is one reduction after it. The loads past B and x read zeros, so K and N need
-// not be multiples of the tile; the runtime requires 16-byte aligned rows
-// of B (N, or K with TRANS_B, a multiple of 8 for 16-bit types).
+// BN x BK) tile and x's next BK elements come through a STAGES-deep ring
+// of shared memory, so several tiles are in flight per block while it
+// computes on one. x's tile has 8 rows, the swizzle's period: the copy
+// fills row 0 and reads zeros past x's single row, and the block reads
+// row 0 into registers (1.01-1.07x loading x from global memory an
+// iteration ahead, H100, docs/Performance.md step 31). Each thread keeps
+// its products in a fragment of the tile's shape (no reduction inside the
+// loop); the sum over K is one reduction after it. The copies past B and
+// x read zeros, so K and N need not be multiples of the tile; the runtime
+// requires 16-byte aligned rows of B (N, or K with TRANS_B, a multiple of
+// 8 for 16-bit types) and 16-byte aligned row strides of x and y (a
+// single row's stride is free: pass it rounded up).
 //
 // BN = 32 gives 128 blocks at N = 4096, about one per multiprocessor; a
 // BK x BN tile's rows (without TRANS_B) take at least 64 elements, the
 // shared memory's 128-byte swizzle.
-tile.kernel @gemv(%X: memref<?x!tile.param<"T">>, %B: memref<?x?x!tile.param<"T">>,
-                  %Y: memref<?x!tile.param<"T">>)
+tile.kernel @gemv(%X: memref<?x?x!tile.param<"T">>, %B: memref<?x?x!tile.param<"T">>,
+                  %Y: memref<?x?x!tile.param<"T">>)
     params {BN = 32 in [16, 32, 64, 128], BK = 256 in [64, 128, 256, 512],
             STAGES = 4 in [2, 3, 4, 6, 8], THREADS = 256 in [128, 256, 512],
             MINB = 1 in [1, 2], TRANS_B = false, T = f16 in [f16, bf16]}
-    grid [%Y[0] / BN] threads THREADS
-    requires [%B[0] * (1 - TRANS_B) + %B[1] * TRANS_B == %X[0],
-              %Y[0] == %B[1] * (1 - TRANS_B) + %B[0] * TRANS_B]
+    grid [%Y[1] / BN] threads THREADS
+    requires [%X[0] == 1, %Y[0] == 1,
+              %B[0] * (1 - TRANS_B) + %B[1] * TRANS_B == %X[1],
+              %Y[1] == %B[1] * (1 - TRANS_B) + %B[0] * TRANS_B]
     attributes {min_blocks_per_sm = #tile.param<"MINB">} {
   %c0 = tile.let 0
-  %n0, %kt = tile.let block_id.x * BN, %X[0] ceildiv BK
+  %n0, %kt = tile.let block_id.x * BN, %X[1] ceildiv BK
+  %eight, %bk = tile.let 8, BK
   %trans = tile.param "TRANS_B" : i1
   // B's tile is BK x BN, or BN x BK (K contiguous) with TRANS_B.
   %rows, %cols = tile.let TRANS_B ? BN : BK, TRANS_B ? BK : BN
   %bs = tile.alloc_shared [%rows, %cols] : !tile.shared<?x?x!tile.param<"T">>
+  %xs = tile.alloc_shared [%eight, %bk] : !tile.shared<?x?x!tile.param<"T">>
   %b = tile.alloc_fragment [%rows, %cols] : !tile.fragment<?x?xf32>
   %acc = tile.alloc_fragment [%rows, %cols] : !tile.fragment<?x?xf32>
-  // x's elements of this iteration, and of the next one.
   %x = tile.alloc_fragment [BK] : !tile.fragment<?xf32>
-  %xnext = tile.alloc_fragment [BK] : !tile.fragment<?xf32>
   %y = tile.alloc_fragment [BN] : !tile.fragment<?xf32>
   tile.fill %acc, 0.0
-  tile.copy %X[%c0] -> %x
   tile.pipelined %k to %kt num_stages STAGES {
-    %k0, %k1 = tile.let %k * BK, (%k + 1) * BK
+    %k0 = tile.let %k * BK
     %b_i, %b_j = tile.let TRANS_B ? %n0 : %k0, TRANS_B ? %k0 : %n0
     tile.copy %B[%b_i, %b_j] -> %bs
-    tile.copy %X[%k1] -> %xnext
+    tile.copy %X[%c0, %k0] -> %xs
     tile.copy %bs -> %b
+    tile.copy %xs[%c0, %c0] -> %x
     // x runs along the tile's K dimension: its columns, or its rows.
     scf.if %trans {
       tile.parallel ins(%xv = %x[1], %bv = %b) outs(%a = %acc) {
@@ -56,14 +61,13 @@ tile.kernel @gemv(%X: memref<?x!tile.param<"T">>, %B: memref<?x?x!tile.param<"T"
         math.fma %xv, %bv, %a : f32
       }
     }
-    tile.parallel ins(%v = %xnext) outs(%o = %x) { tile.yield %v : f32 }
   }
   scf.if %trans {
     tile.reduce sum %acc -> %y {dim = 1 : i64, clear}
   } else {
     tile.reduce sum %acc -> %y {dim = 0 : i64, clear}
   }
-  tile.copy %y -> %Y[%n0]
+  tile.copy %y -> %Y[%c0, %n0]
 }
 
 tile.instance @gemv_f16 = @gemv {BN = 64}

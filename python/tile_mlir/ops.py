@@ -320,13 +320,22 @@ def _gemm_2d(a, b, dtype, bias, activation, c=None):
 
 def _vector_ready(v) -> bool:
     """Whether a 1-D tensor is unit-stride elements from a 16-byte
-    boundary, as kernels/gemv.mlir's vector loads and stores take them."""
+    boundary, as kernels/gemv.mlir reads and writes its single rows."""
     return (v.stride(0) == 1 or v.shape[0] == 1) and \
         v.data_ptr() % _TMA_ALIGN == 0
 
 
+def _single_row(v):
+    """The 1-D tensor v as a [1, len] view whose row stride TMA takes: a
+    single row's stride addresses nothing, so it is rounded up to 16
+    bytes."""
+    per_row = _TMA_ALIGN // v.element_size()
+    n = v.shape[0]
+    return v.as_strided((1, n), (-(-n // per_row) * per_row, 1))
+
+
 def _gemv(a, b, c, dtype, device) -> bool:
-    """c[0] = a[0] @ b (a [1, K]) in one launch of kernels/gemv.mlir where
+    """c = a @ b (a [1, K]) in one launch of kernels/gemv.mlir where
     a dispatch rule takes the problem and every operand is read in place
     (b as TMA reads it, or its transpose for x @ W.T); False, launching
     nothing, otherwise."""
@@ -341,7 +350,8 @@ def _gemv(a, b, c, dtype, device) -> bool:
     flags = {"trans_b": True} if trans_b else {}
     k = _choose("gemv", "gemv", dtype, (n, kk), device, lambda: config,
                 **flags)
-    k.launch(a[0], b.t() if trans_b else b, c[0])
+    k.launch(_single_row(a[0]), b.t() if trans_b else b,
+             _single_row(c[0]))
     return True
 
 

@@ -84,6 +84,9 @@ class Tensor:
         strides[i], strides[j] = strides[j], strides[i]
         return self._view(shape, strides)
 
+    def as_strided(self, shape, strides):
+        return self._view(shape, strides)
+
     def unsqueeze(self, d):
         assert d == 0
         return self._view((1,) + self.shape, (0,) + self._strides)
