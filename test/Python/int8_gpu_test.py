@@ -7,9 +7,10 @@ in f32. All are exact: every element must match.
 
 the integer tensor-core GEMMs of kernels/examples/gemm_int8.mlir (the i32
 product exactly, and W8A8 with per-token and per-channel scales), and the
-weight-only GEMMs of gemm_w8a16.mlir and gemm_w4a16.mlir (int4 packed two
-a byte, group-wise scales) and the weight-only matrix-vector product of
-gemv_w8a16.mlir against the fp32 product of the same values.
+weight-only GEMMs of gemm_w8a16.mlir, gemm_w8a16_swapab.mlir and
+gemm_w4a16.mlir (int4 packed two a byte, group-wise scales) and the
+weight-only matrix-vector product of gemv_w8a16.mlir against the fp32
+product of the same values.
 With --time, int_mm against torch._int_mm and the weight-only GEMMs and
 matrix-vector product against torch's fp16 GEMM on the dequantised
 weights, in alternating rounds.
@@ -75,6 +76,28 @@ for suffix, dtype in (("f16", torch.float16), ("bf16", torch.bfloat16)):
         ok = err < 1e-2
         failed += not ok
         print(f"w8a16 {suffix} {m}x{n}x{k}: "
+              f"{'ok' if ok else f'FAILED rel {err:.3g}'}")
+# The swapped form for a few rows (gemm_w8a16_swapab.mlir): Y^T = (Q * s)
+# . X^T, the weights as the tensor cores' A operand from registers; M and N
+# not multiples of the tiles, M past one tile (33 rows in tiles of 16).
+sw8 = rt.load(tm.compile(f"{kernels_dir}/examples/gemm_w8a16_swapab.mlir"))
+for name, dtype, shapes in (
+        ("f16", torch.float16, ((5, 4100, 4096), (16, 300, 1040),
+                                (33, 1000, 2064))),
+        ("bf16", torch.bfloat16, ((7, 300, 1040), (16, 4096, 4096))),
+        ("m64_f16", torch.float16, ((64, 520, 4096), (70, 4096, 1040)))):
+    kernel = sw8.kernel(f"gemm_w8a16_swapab_{name}")
+    for m, n, k in shapes:
+        x = torch.randn(m, k, device="cuda").to(dtype)
+        q = torch.randint(-127, 128, (n, k), device="cuda", dtype=torch.int8)
+        s = torch.rand(n, device="cuda") / (64 * k ** 0.5) + 1e-4
+        yt = torch.full((n, m), float("nan"), device="cuda", dtype=dtype)
+        kernel.launch(x, q, s, yt)
+        ref = x.double() @ (q.double() * s.double()[:, None]).t()
+        err = ((yt.t().double() - ref).norm() / ref.norm()).item()
+        ok = err < 1e-2
+        failed += not ok
+        print(f"w8a16 swapab {name} {m}x{n}x{k}: "
               f"{'ok' if ok else f'FAILED rel {err:.3g}'}")
 # The weight-only int8 matrix-vector product (gemv_w8a16.mlir, M = 1):
 # y = (Q * s) . x against the fp32 product, N not a multiple of the tile.
@@ -191,6 +214,18 @@ if "--time" in sys.argv:
             o, p = median_in_turns([ours, peer], flush=flush)
             print(f"time {label} {m}x{n}x{k}: ours {o * 1e3:.1f} us, torch "
                   f"fp16 {p * 1e3:.1f} us, peer/ours {p / o:.3f}")
+    for m, n, k in ((16, 4096, 4096), (16, 11008, 4096), (16, 14336, 4096),
+                    (16, 4096, 14336), (64, 11008, 4096), (64, 14336, 4096)):
+        x = torch.randn(m, k, device="cuda", dtype=torch.float16)
+        q, s, dense = int8_weights(n, k, 1e-3)
+        w = dense.half()
+        yt = torch.empty(n, m, device="cuda", dtype=torch.float16)
+        ours = sw8.kernel("gemm_w8a16_swapab_f16" if m <= 16 else
+                          "gemm_w8a16_swapab_m64_f16").prepare(x, q, s, yt)
+        peer = lambda: x @ w.t()  # noqa: E731
+        o, p = median_in_turns([ours, peer], flush=flush)
+        print(f"time w8a16 swapab {m}x{n}x{k}: ours {o * 1e3:.1f} us, torch "
+              f"fp16 {p * 1e3:.1f} us, peer/ours {p / o:.3f}")
     for n, k in ((4096, 4096), (11008, 4096), (14336, 4096), (4096, 14336)):
         x = torch.randn(1, k, device="cuda", dtype=torch.float16)
         q, s, dense = int8_weights(n, k, 1e-3)

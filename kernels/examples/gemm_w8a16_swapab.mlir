@@ -1,0 +1,61 @@
+// Weight-only int8 GEMM for a few rows of activations (W8A16 at M = 2-64,
+// decode steps and small batches): Y^T[N, M] = (Q[N, K] * s[N]) . X[M, K]^T,
+// activations X of type T (f16 or bf16), int8 weights Q kept as nn.Linear
+// keeps its weight ([out_features, in_features]), one f32 scale per output
+// channel. The output is Y transposed, row-major [N, M]: `yt.t()` is Y as a
+// column-major view, no copy.
+//
+// The operands swap places (C^T = B^T . A^T): BN = 64 weight rows fill the
+// tensor cores' 64-row M side, the few activation rows their N side (BM =
+// 16 at M <= 16: wgmma's m64n16k16). gemm_w8a16.mlir puts X on the M side
+// instead, 64 rows of which M = 16 uses a quarter, and converts each
+// weight tile through a second shared tile. Here the int8 tiles arrive by
+// TMA through the ring with X's; each iteration reads its stage of Q into
+// registers in the accumulator's layout (#tile.mma), converts them there
+// (exact: every int8 is a T), and the converted fragment is wgmma's A
+// operand straight from registers. The scales apply once, to the
+// accumulator. Rows of Q and X are 16-byte aligned (TMA): K a multiple of
+// 16; M and N need not be multiples of the tiles.
+//
+// H100, against torch's fp16 x @ W.T on the dequantised weights (docs/
+// Performance.md step 34), 256-deep K tiles in 4 stages: M = 16 1.39x at
+// N = 11008, 1.55x at 14336 (gemm_w8a16: 0.93x, 1.03x); M = 64 with 64-row
+// activation tiles, 128 deep: 1.18x, 1.38x. At N = 4096 the grid has 64
+// blocks for 132 SMs (0.82x); a split of K is what is missing there.
+tile.kernel @gemm_w8a16_swapab(%X: memref<?x?x!tile.param<"T">>, %Q: memref<?x?xi8>,
+                               %S: memref<?xf32>, %YT: memref<?x?x!tile.param<"T">>)
+    params {BN = 64 in [64, 128], BM = 16 in [16, 32, 64], BK = 256 in [128, 256],
+            STAGES = 4 in [2, 3, 4, 6, 8], THREADS = 128, T = f16 in [f16, bf16]}
+    where [BN mod (THREADS floordiv 2) == 0]
+    grid [%YT[0] / BN, %YT[1] / BM] threads THREADS
+    requires [%Q[1] == %X[1], %YT[0] == %Q[0], %YT[1] == %X[0], %S[0] == %Q[0]] {
+  %n0, %m0, %kt = tile.let block_id.x * BN, block_id.y * BM, %X[1] ceildiv BK
+  %qs = tile.alloc_shared [BN, BK] : !tile.shared<?x?xi8>
+  %xs = tile.alloc_shared [BM, BK] : !tile.shared<?x?x!tile.param<"T">>
+  // The weights in registers, laid out as wgmma reads its A operand.
+  %q = tile.alloc_fragment [BN, BK] {layout = #tile.mma<warpgroups = 1>}
+      : !tile.fragment<?x?xi8>
+  %wf = tile.alloc_fragment [BN, BK] {layout = #tile.mma<warpgroups = 1>}
+      : !tile.fragment<?x?xf32>
+  %w = tile.alloc_fragment [BN, BK] {layout = #tile.mma<warpgroups = 1>}
+      : !tile.fragment<?x?x!tile.param<"T">>
+  %s = tile.alloc_fragment [BN] : !tile.fragment<?xf32>
+  %acc = tile.alloc_fragment [BN, BM] : !tile.fragment<?x?xf32>
+  tile.copy %S[%n0] -> %s
+  tile.fill %acc, 0.0
+  tile.pipelined %k to %kt num_stages STAGES {
+    %k0 = tile.let %k * BK
+    tile.copy %Q[%n0, %k0] -> %qs
+    tile.copy %X[%m0, %k0] -> %xs
+    tile.copy %qs -> %q
+    tile.parallel ins(%v = %q) outs(%o = %wf) { arith.sitofp %v : i8 to f32 }
+    tile.copy %wf -> %w
+    tile.gemm %w, %xs, %acc {transpose_b}
+  }
+  tile.parallel ins(%sc = %s[0]) outs(%a = %acc) { arith.mulf %a, %sc : f32 }
+  tile.copy %acc -> %YT[%n0, %m0]
+}
+
+tile.instance @gemm_w8a16_swapab_f16 = @gemm_w8a16_swapab {}
+tile.instance @gemm_w8a16_swapab_bf16 = @gemm_w8a16_swapab {T = bf16}
+tile.instance @gemm_w8a16_swapab_m64_f16 = @gemm_w8a16_swapab {BM = 64, BK = 128}
