@@ -18,10 +18,11 @@
 // 16; M and N need not be multiples of the tiles.
 //
 // H100, against torch's fp16 x @ W.T on the dequantised weights (docs/
-// Performance.md step 34), 256-deep K tiles in 4 stages: M = 16 1.39x at
-// N = 11008, 1.55x at 14336 (gemm_w8a16: 0.93x, 1.03x); M = 64 with 64-row
-// activation tiles, 128 deep: 1.18x, 1.38x. At N = 4096 the grid has 64
-// blocks for 132 SMs (0.82x); a split of K is what is missing there.
+// Performance.md steps 34 and 35), 256-deep K tiles in 4 stages: M = 16
+// 1.61x at N = 11008, 1.55x at 14336, 1.09x at 4096 (gemm_w8a16: 1.02x at
+// 11008); M = 64 with 64-row activation tiles, 128 deep: 1.29x, 1.51x.
+// At N = 4096 the grid has 64 blocks for 132 SMs; a split of K is what
+// is missing there (K = 14336: 0.97x).
 tile.kernel @gemm_w8a16_swapab(%X: memref<?x?x!tile.param<"T">>, %Q: memref<?x?xi8>,
                                %S: memref<?xf32>, %YT: memref<?x?x!tile.param<"T">>)
     params {BN = 64 in [64, 128], BM = 16 in [16, 32, 64], BK = 256 in [128, 256],

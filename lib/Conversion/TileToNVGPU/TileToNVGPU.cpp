@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ByteToFloat.h"
 #include "KernelEmitter.h"
 #include "tile/Conversion/Passes.h"
 #include "tile/Dialect/Tile/IR/TileParams.h"
@@ -402,8 +403,10 @@ struct ConvertTileToNVGPUPass
         return signalPassFailure();
       KernelEmitter emitter(kernel, *plan, gpuModule);
       if (failed(emitter.emit()) ||
-          failed(lowerEightBitFloatConversions(emitter.getFunc(), *target)) ||
-          failed(verifyLowered(kernel, emitter.getFunc())))
+          failed(lowerEightBitFloatConversions(emitter.getFunc(), *target)))
+        return signalPassFailure();
+      lowerByteToFloatConversions(emitter.getFunc());
+      if (failed(verifyLowered(kernel, emitter.getFunc())))
         return signalPassFailure();
       info += kernelInfo(kernel, *plan);
       kernel.erase();

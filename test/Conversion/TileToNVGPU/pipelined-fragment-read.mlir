@@ -14,7 +14,7 @@
 // CHECK: %[[SHIFT:.*]] = arith.addi %c{{[0-9_]+}}, %[[AT]] : index
 // CHECK: memref.view %{{.*}}[%[[SHIFT]]][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<8192xi8, #gpu.address_space<workgroup>>
 // CHECK: vector.load %{{.*}} : memref<8192xi8, #gpu.address_space<workgroup>>, vector<16xi8>
-// CHECK: arith.sitofp %{{.*}} : i8 to f32
+// CHECK: arith.bitcast %{{.*}} : i32 to f32
 // CHECK: gpu.barrier
 // CHECK: nvgpu.tma.async.load
 tile.kernel @staged_read(%W: memref<?x?xi8>, %Y: memref<?x?xf32>) grid [1] threads 128 {
