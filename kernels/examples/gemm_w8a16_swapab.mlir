@@ -11,9 +11,9 @@
 // instead, 64 rows of which M = 16 uses a quarter, and converts each
 // weight tile through a second shared tile. Here the int8 tiles arrive by
 // TMA through the ring with X's; each iteration reads its stage of Q into
-// registers in the accumulator's layout (#tile.mma), converts them there
-// (exact: every int8 is a T), and the converted fragment is wgmma's A
-// operand straight from registers. The scales apply once, to the
+// registers in the accumulator's layout (#tile.mma, which the A operand
+// takes), converts them there (exact: every int8 is a T), and the
+// converted fragment is wgmma's A operand straight from registers. The scales apply once, to the
 // accumulator. Rows of Q and X are 16-byte aligned (TMA): K a multiple of
 // 16; M and N need not be multiples of the tiles.
 //
@@ -33,13 +33,11 @@ tile.kernel @gemm_w8a16_swapab(%X: memref<?x?x!tile.param<"T">>, %Q: memref<?x?x
   %n0, %m0, %kt = tile.let block_id.x * BN, block_id.y * BM, %X[1] ceildiv BK
   %qs = tile.alloc_shared [BN, BK] : !tile.shared<?x?xi8>
   %xs = tile.alloc_shared [BM, BK] : !tile.shared<?x?x!tile.param<"T">>
-  // The weights in registers, laid out as wgmma reads its A operand.
-  %q = tile.alloc_fragment [BN, BK] {layout = #tile.mma<warpgroups = 1>}
-      : !tile.fragment<?x?xi8>
-  %wf = tile.alloc_fragment [BN, BK] {layout = #tile.mma<warpgroups = 1>}
-      : !tile.fragment<?x?xf32>
-  %w = tile.alloc_fragment [BN, BK] {layout = #tile.mma<warpgroups = 1>}
-      : !tile.fragment<?x?x!tile.param<"T">>
+  // The weights in registers; as wgmma's A operand they take the
+  // accumulator's layout (tile-infer-layouts), back to the bytes read.
+  %q = tile.alloc_fragment [BN, BK] : !tile.fragment<?x?xi8>
+  %wf = tile.alloc_fragment [BN, BK] : !tile.fragment<?x?xf32>
+  %w = tile.alloc_fragment [BN, BK] : !tile.fragment<?x?x!tile.param<"T">>
   %s = tile.alloc_fragment [BN] : !tile.fragment<?xf32>
   %acc = tile.alloc_fragment [BN, BM] : !tile.fragment<?x?xf32>
   tile.copy %S[%n0] -> %s

@@ -106,3 +106,35 @@ tile.kernel @small(%X: memref<?x?xf32>, %H: memref<?x?xf16>) grid [1] threads 12
   tile.copy %H[%c0, %c0] -> %b : memref<?x?xf16> -> !tile.fragment<4x128xf16>
   tile.copy %X[%c0, %c0] -> %c : memref<?x?xf32> -> !tile.fragment<1x128xf32>
 }
+
+// -----
+
+// A fragment A of a gemm is read from registers as the accumulator lays
+// them out: it takes the wgmma layout, and so do the fragments it is made
+// from, back through the converting copy and the element-wise body (int8
+// weights dequantised in registers, then multiplied).
+// CHECK-LABEL: tile.kernel @register_a
+// CHECK: tile.alloc_fragment {layout = #tile.mma<warpgroups = 1>} : !tile.fragment<64x128xi8>
+// CHECK: tile.alloc_fragment {layout = #tile.mma<warpgroups = 1>} : !tile.fragment<64x128xf32>
+// CHECK: tile.alloc_fragment {layout = #tile.mma<warpgroups = 1>} : !tile.fragment<64x128xf16>
+// CHECK: tile.alloc_fragment {layout = #tile.mma<warpgroups = 1>} : !tile.fragment<64x16xf32>
+tile.kernel @register_a(%Q: memref<?x?xi8>, %X: memref<?x?xf16>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %qs = tile.alloc_shared : !tile.shared<64x128xi8>
+  %xs = tile.alloc_shared : !tile.shared<16x128xf16>
+  %q = tile.alloc_fragment : !tile.fragment<64x128xi8>
+  %wf = tile.alloc_fragment : !tile.fragment<64x128xf32>
+  %w = tile.alloc_fragment : !tile.fragment<64x128xf16>
+  %acc = tile.alloc_fragment : !tile.fragment<64x16xf32>
+  tile.copy %Q[%c0, %c0] -> %qs : memref<?x?xi8> -> !tile.shared<64x128xi8>
+  tile.copy %X[%c0, %c0] -> %xs : memref<?x?xf16> -> !tile.shared<16x128xf16>
+  tile.copy %qs -> %q : !tile.shared<64x128xi8> -> !tile.fragment<64x128xi8>
+  tile.parallel ins(%q : !tile.fragment<64x128xi8>) outs(%wf : !tile.fragment<64x128xf32>)
+      attributes {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>]} {
+  ^bb0(%v: i8, %o: f32):
+    %f = arith.sitofp %v : i8 to f32
+    tile.yield %f : f32
+  }
+  tile.copy %wf -> %w : !tile.fragment<64x128xf32> -> !tile.fragment<64x128xf16>
+  tile.gemm %w, %xs, %acc {transpose_b} : !tile.fragment<64x128xf16>, !tile.shared<16x128xf16>, !tile.fragment<64x16xf32>
+}

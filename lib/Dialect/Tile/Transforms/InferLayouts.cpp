@@ -76,8 +76,15 @@ LogicalResult LayoutSolver::propagate(bool &changed) {
         return WalkResult::interrupt();
       }
       auto mma = MmaLayoutAttr::get(op->getContext(), threads / kWarpgroupSize);
-      return failed(require(gemm.getC(), mma, op)) ? WalkResult::interrupt()
-                                                   : WalkResult::advance();
+      if (failed(require(gemm.getC(), mma, op)))
+        return WalkResult::interrupt();
+      // A fragment A is read from registers as the accumulator lays them
+      // out (gemm_c1), so it takes C's layout; so do, through the copies
+      // and element-wise bodies that produce it, the fragments it comes
+      // from (the converted weights of a dequantising loop).
+      if (isFragment(gemm.getA()) && failed(require(gemm.getA(), mma, op)))
+        return WalkResult::interrupt();
+      return WalkResult::advance();
     }
     if (auto reduce = dyn_cast<ReduceOp>(op)) {
       Attribute src = layouts.lookup(reduce.getSource());

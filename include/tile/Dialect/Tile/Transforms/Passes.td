@@ -97,7 +97,8 @@ def TileInferLayouts : Pass<"tile-infer-layouts", "ModuleOp"> {
   let summary = "Give every register fragment a layout";
   let description = [{
     Sets the `layout` attribute of every `tile.alloc_fragment` that has none:
-    a `tile.gemm` accumulator takes the warpgroup-MMA layout; the result of
+    a `tile.gemm` accumulator takes the warpgroup-MMA layout, and so does a
+    fragment A (read from registers as the accumulator lays them out); the result of
     `tile.reduce` along `d` takes its source's layout sliced along `d`;
     `tile.parallel` gives its outputs' layout to identity-mapped inputs and
     the slice of it to broadcast inputs (and takes an input's layout for its
