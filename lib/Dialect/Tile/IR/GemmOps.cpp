@@ -19,9 +19,24 @@ using namespace mlir::tile;
 // GemmOp
 //===----------------------------------------------------------------------===//
 
+Operation *GemmOp::operandWriterInBody(Value operand) {
+  Operation *loop = (*this)->getParentOp();
+  bool shared = isa<SharedType>(operand.getType());
+  for (Operation *user : operand.getUsers()) {
+    if (user == getOperation() || !loop->isAncestor(user))
+      continue;
+    auto copy = dyn_cast<CopyOp>(user);
+    if (shared && copy && copy.getDest() == operand &&
+        isa<MemRefType>(copy.getSource().getType()))
+      continue;
+    if (mayWrite(user, operand))
+      return user;
+  }
+  return nullptr;
+}
+
 std::string GemmOp::whyNotInFlight() {
-  auto loop = dyn_cast<PipelinedOp>((*this)->getParentOp());
-  if (!loop)
+  if (!isa<PipelinedOp>((*this)->getParentOp()))
     return "the gemm is not directly in a tile.pipelined body";
   // The tensor cores read A and B until the group completes: a shared
   // operand the body writes (other than by the loop's loads from global
@@ -33,20 +48,11 @@ std::string GemmOp::whyNotInFlight() {
        {std::pair<StringRef, Value>{"A", getA()}, {"B", getB()}}) {
     if (isa<FragmentType>(operand.getType()))
       continue;
-    for (Operation *user : operand.getUsers()) {
-      if (user == getOperation() || !loop->isAncestor(user))
-        continue;
-      auto copy = dyn_cast<CopyOp>(user);
-      if (copy && copy.getDest() == operand &&
-          isa<MemRefType>(copy.getSource().getType()))
-        continue;
-      if (mayWrite(user, operand))
-        return (Twine("'") + user->getName().getStringRef() + "' writes " +
-                name +
-                " in the loop body, which the next iteration would do while "
-                "the gemm still reads it")
-            .str();
-    }
+    if (Operation *user = operandWriterInBody(operand))
+      return (Twine("'") + user->getName().getStringRef() + "' writes " + name +
+              " in the loop body, which the next iteration would do while "
+              "the gemm still reads it")
+          .str();
   }
   return "";
 }

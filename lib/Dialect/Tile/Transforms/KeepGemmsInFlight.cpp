@@ -30,13 +30,7 @@ using namespace mlir::tile;
 /// is the kernel's choice to make (attention's P . V), not this pass's.
 static bool writesRegisterA(GemmOp gemm) {
   Value a = gemm.getA();
-  if (!isa<FragmentType>(a.getType()))
-    return false;
-  Operation *loop = gemm->getParentOp();
-  return llvm::any_of(a.getUsers(), [&](Operation *user) {
-    return user != gemm.getOperation() && loop->isAncestor(user) &&
-           mayWrite(user, a);
-  });
+  return isa<FragmentType>(a.getType()) && gemm.operandWriterInBody(a);
 }
 
 namespace {

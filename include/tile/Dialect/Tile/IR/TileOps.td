@@ -680,6 +680,11 @@ def Tile_GemmOp : Tile_Op<"gemm"> {
     /// Why this gemm's group cannot stay in flight (gemm_c5), or an empty
     /// string when it can.
     std::string whyNotInFlight();
+    /// An op of the loop body around this gemm, other than the gemm, that
+    /// may write `operand` (its A or B), or null. A shared operand's
+    /// copies from global memory do not count: they rotate through the
+    /// stages.
+    ::mlir::Operation *operandWriterInBody(::mlir::Value operand);
     /// For a gemm directly in a tile.pipelined body: an op of the body
     /// other than a branch after the gemm that touches C (it waits for
     /// the group), or null.
