@@ -43,3 +43,16 @@ tile.kernel @warpgroups(%X: memref<?x?xf16>) grid [1] threads 96 {
   // expected-error @+1 {{warpgroup MMA needs whole warpgroups: threads (96) must be a multiple of 128}}
   tile.gemm %a, %a, %acc : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
 }
+
+// -----
+
+// A fragment read as a gemm's A is in the accumulator's layout; a blocked
+// one given by hand conflicts at the gemm.
+tile.kernel @register_a_blocked(%X: memref<?x?xf16>) grid [1] threads 128 {
+  %b = tile.alloc_shared : !tile.shared<64x64xf16>
+  // expected-note @+1 {{layout set here}}
+  %a = tile.alloc_fragment {layout = #tile.blocked<vector = 4, lanes = [4, 8], warps = [4, 1]>} : !tile.fragment<64x64xf16>
+  %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  // expected-error @+1 {{layout conflict: this op needs #tile.mma<warpgroups = 1> for a fragment that has #tile.blocked<vector = 4, lanes = [4, 8], warps = [4, 1]>}}
+  tile.gemm %a, %b, %acc : !tile.fragment<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
+}
