@@ -294,10 +294,10 @@ def _gemm_2d(a, b, dtype, bias, activation, c=None):
                 if activation == "gelu" else "tanh"))
         return c
     device = a.device.index or 0
-    if bias is None and m == 1 and _gemv(a, b, c, dtype, device):
+    trans_b = _k_major(b)
+    if bias is None and m == 1 and _gemv(a, b, c, trans_b, dtype, device):
         return c
     a = _tma_rows(a)
-    trans_b = _k_major(b)
     b = b.t() if trans_b else _tma_rows(b)
     out = c if _tma_ready(c) else _padded_empty(m, n, c)
     flags = {"trans_b": True} if trans_b else {}
@@ -334,13 +334,12 @@ def _single_row(v):
     return v.as_strided((1, n), (-(-n // per_row) * per_row, 1))
 
 
-def _gemv(a, b, c, dtype, device) -> bool:
+def _gemv(a, b, c, trans_b: bool, dtype, device) -> bool:
     """c = a @ b (a [1, K]) in one launch of kernels/gemv.mlir where
     a dispatch rule takes the problem and every operand is read in place
-    (b as TMA reads it, or its transpose for x @ W.T); False, launching
-    nothing, otherwise."""
+    (b as TMA reads it, or, with `trans_b` (_k_major), its transpose for
+    x @ W.T); False, launching nothing, otherwise."""
     n, kk = b.shape[1], a.shape[1]
-    trans_b = _k_major(b)
     if not (trans_b or _tma_ready(b)) or \
             not (_vector_ready(a[0]) and _vector_ready(c[0])):
         return False
