@@ -450,11 +450,41 @@ module {{
 """
 
 
+# A block's arrival at a counter: a count that is constant, zero, negative,
+# known only at run time or different per thread, at an offset that is
+# uniform, per thread or out of range, then a branch on the answer.
+ARRIVE_OPERANDS = [("%c2", "%c0"), ("%c0", "%c0"), ("%cm1", "%c0"),
+                   ("%rt", "%c0"), ("%tid", "%c0"), ("%c2", "%tid"),
+                   ("%c2", "%rt")]
+
+_ARRIVE = """// tile-fuzz: format ptx
+module {{
+  tile.kernel @hostile(%X: memref<?xf32>, %W: memref<?x?xf32>,
+                       %N: memref<?xi32>, %n: i32)
+      grid [1, 1, 2] threads 128 {{
+    %c0 = arith.constant 0 : index
+    %cm1 = arith.constant -1 : index
+    %c2 = arith.constant 2 : index
+    %rt = arith.index_cast %n : i32 to index
+    %tid = gpu.thread_id x
+    %bz = tile.block_id z
+    %x = tile.alloc_fragment : !tile.fragment<128xf32>
+    tile.copy %X[%c0] -> %x : memref<?xf32> -> !tile.fragment<128xf32>
+    tile.copy %x -> %W[%bz, %c0] : !tile.fragment<128xf32> -> memref<?x?xf32>
+    %last = tile.arrive %N[{offset}] count {count} : memref<?xi32>
+    scf.if %last {{
+      tile.copy %W[%c0, %c0] -> %x : memref<?x?xf32> -> !tile.fragment<128xf32>
+      tile.copy %x -> %X[%c0] : !tile.fragment<128xf32> -> memref<?xf32>
+    }}
+  }}
+}}
+"""
+
 def hostile_class_seeds():
     """Fills at the edges of every element type; loops over tiles with
     steps that are zero, negative, known only at run time or different per
     thread; scalar atomics of values and at offsets that differ per
-    thread."""
+    thread; arrivals with counts and offsets of every such kind."""
     for t, values in EDGE_LITERALS.items():
         for value in values:
             yield (f"fill-{t}-{_slug(value)}",
@@ -464,3 +494,6 @@ def hostile_class_seeds():
             yield (f"loop-{_slug(step)}-atomic-{_slug(value)}-{_slug(offset)}",
                    _LOOP_ATOMIC.format(step=step, value=value,
                                        offset=offset))
+    for count, offset in ARRIVE_OPERANDS:
+        yield (f"arrive-{_slug(count)}-at-{_slug(offset)}",
+               _ARRIVE.format(count=count, offset=offset))

@@ -138,3 +138,24 @@ with tm.Runtime(0) as rt:
         packed("f16", 100, 8), packed("f16", 100, 2), packed("f16", 100, 2),
         packed("f16", 100, 8), v("i32", 2), v("i32", 2), v("i32", 1),
         v("i32", 1), 0.1)
+
+    # Split-K combined in the kernel: W is SPLIT x M x N floats, Count one
+    # counter per tile of C.
+    reduce = load(rt, "gemm_splitk_reduce")
+    run("gemm_splitk_reduce 16x4096x4096",
+        reduce.kernel("gemm_splitk_reduce_f16"), v("f16", 16, 4096),
+        v("f16", 4096, 4096), v("f16", 16, 4096), v("f32", 2, 16, 4096),
+        v("i32", 64))
+    run("gemm_splitk_reduce_nt 33x136x264",
+        reduce.kernel("gemm_splitk_reduce_nt_f16"), v("f16", 33, 264),
+        v("f16", 136, 264), v("f16", 33, 136), v("f32", 2, 33, 136),
+        v("i32", 3))
+    run("gemm_splitk_reduce W of 3 splits",
+        reduce.kernel("gemm_splitk_reduce_f16"), v("f16", 16, 4096),
+        v("f16", 4096, 4096), v("f16", 16, 4096), v("f32", 3, 16, 4096),
+        v("i32", 64))
+    run("gemm_splitk_reduce one counter short",
+        reduce.kernel("gemm_splitk_reduce_f16"), v("f16", 16, 4096),
+        v("f16", 4096, 4096), v("f16", 16, 4096), v("f32", 2, 16, 4096),
+        v("i32", 63))
+

@@ -103,6 +103,9 @@ private:
   /// specialised) the consumers only, on a named barrier the producer
   /// never reaches.
   void emitBarrier();
+  /// emitBarrier that also reduces: true in every thread where `pred` (i1)
+  /// is true in any of them (bar.red.or).
+  Value emitBarrierAny(Value pred);
   /// The iteration count of `op`, from its lowered bounds.
   Value iterationCount(Value lb, Value ub, Value step);
   /// Issues the loads of iteration `iter` of `op` into ring slot `slot`,
@@ -142,6 +145,7 @@ private:
   LogicalResult lowerFill(FillOp op);
   LogicalResult lowerCopy(CopyOp op);
   LogicalResult lowerAtomic(AtomicOp op);
+  LogicalResult lowerArrive(ArriveOp op);
   LogicalResult lowerReduce(ReduceOp op);
   LogicalResult lowerReduction(ReductionOp op);
   LogicalResult lowerParallel(ParallelOp op);

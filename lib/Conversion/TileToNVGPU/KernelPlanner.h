@@ -45,6 +45,9 @@ private:
   /// Checks an scf.for that holds tile operations (planRegions).
   bool planSerialLoop(scf::ForOp loop);
   bool planAtomic(AtomicOp atomic);
+  /// Checks a tile.arrive (Arrive.cpp): its counter, offsets and count are
+  /// the same in every thread, and no TMA store's writes precede it.
+  bool planArrive(ArriveOp arrive);
   LogicalResult collectBulkCopies(SmallVectorImpl<CopyOp> &tmaCopies,
                                   DenseMap<Value, int64_t> &stagesOf);
   void planTensorMaps(ArrayRef<CopyOp> tmaCopies);

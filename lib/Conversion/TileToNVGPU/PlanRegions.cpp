@@ -83,6 +83,9 @@ LogicalResult KernelPlanner::planRegions() {
         if (auto atomic = dyn_cast<AtomicOp>(op))
           return planAtomic(atomic) ? WalkResult::advance()
                                     : WalkResult::interrupt();
+        if (auto arrive = dyn_cast<ArriveOp>(op))
+          return planArrive(arrive) ? WalkResult::advance()
+                                    : WalkResult::interrupt();
         if (op == kernel.getOperation() || isa<PipelinedOp>(op) ||
             !holdsTileOps(op))
           return WalkResult::advance();
@@ -148,6 +151,50 @@ bool KernelPlanner::planAtomic(AtomicOp atomic) {
       return false;
     }
   return true;
+}
+
+/// A tile.arrive is one atomic per block: its counter, offsets and count
+/// must be the same in every thread. Its release covers the block's own
+/// stores and atomics, not the writes of a TMA store (the async proxy,
+/// completed by no wait of the block's threads), so a TMA store that may
+/// run before it, earlier in the kernel or in a serial loop around both,
+/// is refused.
+bool KernelPlanner::planArrive(ArriveOp arrive) {
+  SmallVector<Value> uniform(arrive.getOffsets());
+  uniform.push_back(arrive.getCount());
+  uniform.push_back(arrive.getCounter());
+  for (Value v : uniform)
+    if (Operation *source = threadDependence(v)) {
+      arrive.emitOpError("counts at a counter that depends on the thread "
+                         "through '")
+          << source->getName()
+          << "'; its offsets and count must be the same in every thread";
+      return false;
+    }
+  bool seenArrive = false;
+  WalkResult walk = kernel->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (op == arrive.getOperation())
+      seenArrive = true;
+    auto copy = dyn_cast<CopyOp>(op);
+    if (!copy || !isTmaStore(copy))
+      return WalkResult::advance();
+    bool sharesLoop = false;
+    for (auto loop = copy->getParentOfType<scf::ForOp>(); loop && !sharesLoop;
+         loop = loop->getParentOfType<scf::ForOp>())
+      sharesLoop = loop->isProperAncestor(arrive);
+    if (seenArrive && !sharesLoop)
+      return WalkResult::advance();
+    InFlightDiagnostic diag =
+        arrive.emitOpError("follows a copy from a shared tile to global "
+                           "memory (a TMA store), whose writes its arrival "
+                           "does not release on ")
+        << target.getChip()
+        << "; store the fragment directly (tile.copy %frag -> %memref) "
+           "before tile.arrive";
+    diag.attachNote(copy.getLoc()) << "the TMA store";
+    return WalkResult::interrupt();
+  });
+  return !walk.wasInterrupted();
 }
 
 /// An scf.for may run tile operations serially when its bounds are the same

@@ -136,6 +136,7 @@ const KernelEmitter::OpEmitter *KernelEmitter::emitterOf(Operation *op) {
       entry<FillOp, &KernelEmitter::lowerFill>(),
       entry<CopyOp, &KernelEmitter::lowerCopy>(),
       entry<AtomicOp, &KernelEmitter::lowerAtomic>(),
+      entry<ArriveOp, &KernelEmitter::lowerArrive>(),
       entry<ReduceOp, &KernelEmitter::lowerReduce>(),
       entry<ReductionOp, &KernelEmitter::lowerReduction>(),
       entry<ParallelOp, &KernelEmitter::lowerParallel>(),

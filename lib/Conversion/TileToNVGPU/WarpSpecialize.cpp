@@ -34,6 +34,7 @@
 
 #include "KernelEmitter.h"
 #include "KernelPlanner.h"
+#include "PredicatedAccess.h"
 #include "tile/Dialect/Tile/IR/TileHardware.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 
@@ -74,6 +75,29 @@ void KernelEmitter::emitBarrier() {
   }
   NVVM::BarrierOp::create(b, loc(), Type(), i32(kConsumerBarrier), i32(threads),
                           NVVM::BarrierReductionAttr(), Value());
+}
+
+Value KernelEmitter::emitBarrierAny(Value pred) {
+  Location l = loc();
+  Value predicate = arith::ExtUIOp::create(b, l, b.getI32Type(), pred);
+  Value any;
+  if (!plan.warpSpecialization.enabled()) {
+    auto orAttr = NVVM::BarrierReductionAttr::get(b.getContext(),
+                                                  NVVM::BarrierReduction::OR);
+    any = NVVM::BarrierOp::create(b, l, b.getI32Type(), Value(), Value(),
+                                  orAttr, predicate)
+              .getRes();
+  } else {
+    // nvvm.barrier reduces on barrier 0 only, which the producer
+    // warpgroup never reaches: the consumers' named barrier, in PTX.
+    any = inlinePtx(b, l, b.getI32Type(),
+                    ValueRange{predicate, i32(kConsumerBarrier), i32(threads)},
+                    "{\n\t.reg .pred p, q;\n\tsetp.ne.b32 p, $1, 0;\n\t"
+                    "bar.red.or.pred q, $2, $3, p;\n\tselp.u32 $0, 1, 0, q;"
+                    "\n\t}",
+                    "=r,r,r,r");
+  }
+  return arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne, any, i32(0));
 }
 
 /// Calls `use` on each value from outside the loop body `body` that the

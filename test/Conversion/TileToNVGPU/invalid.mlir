@@ -572,3 +572,53 @@ tile.kernel @unspecialized_size(%X: memref<?x?xf32>) grid [1] threads 128 {
   tile.fill %b, 1.0 : !tile.fragment<?xf32>
   tile.copy %b -> %X[%c0, %c0] : !tile.fragment<?xf32> -> memref<?x?xf32>
 }
+
+// -----
+
+// tile.arrive is one atomic per block: a counter chosen per thread would
+// count each thread's arrival apart.
+tile.kernel @arrive_per_thread(%N: memref<?xi32>) grid [1] threads 128 {
+  %c2 = arith.constant 2 : index
+  %tid = gpu.thread_id x
+  // expected-error @+1 {{counts at a counter that depends on the thread through 'gpu.thread_id'; its offsets and count must be the same in every thread}}
+  %last = tile.arrive %N[%tid] count %c2 : memref<?xi32>
+}
+
+// -----
+
+// A TMA store's writes are the async proxy's, completed by no wait of the
+// block's threads: the arrival after it would not release them.
+tile.kernel @arrive_after_tma_store(%C: memref<?x?xf16>, %N: memref<?xi32>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %one = arith.constant 1.0 : f32
+  %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  %cs = tile.alloc_shared : !tile.shared<64x64xf16>
+  tile.fill %acc, %one : !tile.fragment<64x64xf32>, f32
+  tile.copy %acc -> %cs : !tile.fragment<64x64xf32> -> !tile.shared<64x64xf16>
+  // expected-note @+1 {{the TMA store}}
+  tile.copy %cs -> %C[%c0, %c0] : !tile.shared<64x64xf16> -> memref<?x?xf16>
+  // expected-error @+1 {{follows a copy from a shared tile to global memory (a TMA store), whose writes its arrival does not release on sm_90a; store the fragment directly (tile.copy %frag -> %memref) before tile.arrive}}
+  %last = tile.arrive %N[%c0] count %c2 : memref<?xi32>
+}
+
+// -----
+
+// In a serial loop, the TMA store of one iteration precedes the arrival of
+// the next.
+tile.kernel @arrive_loop_tma_store(%C: memref<?x?xf16>, %N: memref<?xi32>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %one = arith.constant 1.0 : f32
+  %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  %cs = tile.alloc_shared : !tile.shared<64x64xf16>
+  tile.fill %acc, %one : !tile.fragment<64x64xf32>, f32
+  scf.for %i = %c0 to %c2 step %c1 {
+    // expected-error @+1 {{follows a copy from a shared tile to global memory (a TMA store)}}
+    %last = tile.arrive %N[%i] count %c2 : memref<?xi32>
+    tile.copy %acc -> %cs : !tile.fragment<64x64xf32> -> !tile.shared<64x64xf16>
+    // expected-note @+1 {{the TMA store}}
+    tile.copy %cs -> %C[%i, %c0] : !tile.shared<64x64xf16> -> memref<?x?xf16>
+  }
+}

@@ -1238,3 +1238,57 @@ tile.kernel @k() grid [1] threads 128 {
   // expected-error @+1 {{copy_c2: a tile of rank 1 cannot be copied to or from a tile of rank 2; tiles must have the same rank}}
   tile.copy %f -> %a[%c0, %c0] : !tile.fragment<512xf32> -> !tile.shared<1x512xf16>
 }
+
+// -----
+
+tile.kernel @arrive_rank(%N: memref<?x?xi32>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  // expected-error @+1 {{arrive_c1: 1 offset(s) for a rank-2 memref; give one per dimension}}
+  %last = tile.arrive %N[%c0] count %c2 : memref<?x?xi32>
+}
+
+// -----
+
+tile.kernel @arrive_f32(%N: memref<?xf32>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  // expected-error @+1 {{'tile.arrive' op operand #0 must be memref of 32-bit signless integer values}}
+  %last = tile.arrive %N[%c0] count %c2 : memref<?xf32>
+}
+
+// -----
+
+// A block arrives once: in a loop body it would count each iteration.
+tile.kernel @arrive_in_loop(%A: memref<?x?xf16>, %N: memref<?xi32>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  tile.pipelined %k = %c0 to %c4 step %c1 num_stages 2 {
+    tile.copy %A[%c0, %k] -> %a : memref<?x?xf16> -> !tile.shared<64x64xf16>
+    // expected-error @+1 {{arrive_c2: inside a tile.pipelined body; a block arrives once, after the loop}}
+    %last = tile.arrive %N[%c0] count %c4 : memref<?xi32>
+  }
+}
+
+// -----
+
+tile.kernel @arrive_in_parallel(%N: memref<?xi32>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %x = tile.alloc_fragment : !tile.fragment<64xf32>
+  tile.parallel outs(%o = %x : !tile.fragment<64xf32>) {
+    // expected-error @+1 {{arrive_c2: inside a tile.parallel body; a block arrives once, after the loop}}
+    %last = tile.arrive %N[%c0] count %c2 : memref<?xi32>
+    tile.yield %o : f32
+  }
+}
+
+// -----
+
+tile.kernel @arrive_none(%N: memref<?xi32>) grid [1] threads 128 {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{arrive_c3: count is 0; at least one block must arrive for one to be last}}
+  %last = tile.arrive %N[%c0] count %c0 : memref<?xi32>
+}

@@ -154,6 +154,17 @@ static void printSourceToDestTypes(OpAsmPrinter &p, Operation *, Value, Value,
   printOperandTypes(p, {ts, td}, {"->"});
 }
 
+/// `: memref<...>`, or nothing when the counter is a kernel argument.
+static ParseResult
+parseCounterType(OpAsmParser &parser,
+                 const OpAsmParser::UnresolvedOperand &counter, Type &type) {
+  return parseOperandTypes(parser, {&counter}, {}, {&type});
+}
+
+static void printCounterType(OpAsmPrinter &p, Operation *, Value, Type type) {
+  printOperandTypes(p, {type}, {});
+}
+
 /// `: !tile.fragment<...> -> f32`, or nothing when the source is a tile
 /// allocated before: the result has its element type. The result's type is
 /// recorded for the ops that follow (a tile.atomic of the scalar).
@@ -668,6 +679,31 @@ LogicalResult AtomicOp::verify() {
            << (fragment && isa<FloatType>(memT)
                    ? "expected float elements"
                    : "expected the memref's element type");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ArriveOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ArriveOp::verify() {
+  if ((*this)->getParentOfType<ParallelOp>() ||
+      (*this)->getParentOfType<PipelinedOp>())
+    return emitOpError("arrive_c2: inside a ")
+           << ((*this)->getParentOfType<ParallelOp>() ? "tile.parallel"
+                                                      : "tile.pipelined")
+           << " body; a block arrives once, after the loop";
+  auto counter = cast<MemRefType>(getCounter().getType());
+  if ((int64_t)getOffsets().size() != counter.getRank())
+    return emitOpError("arrive_c1: ")
+           << getOffsets().size() << " offset(s) for a rank-"
+           << counter.getRank() << " memref; give one per dimension";
+  APInt count;
+  if (matchPattern(getCount(), m_ConstantInt(&count)) &&
+      count.getSExtValue() < 1)
+    return emitOpError("arrive_c3: count is ")
+           << count.getSExtValue()
+           << "; at least one block must arrive for one to be last";
   return success();
 }
 

@@ -606,6 +606,52 @@ def Tile_AtomicOp : Tile_Op<"atomic"> {
   let hasVerifier = 1;
 }
 
+def Tile_ArriveOp : Tile_Op<"arrive"> {
+  let summary = "counts a block's arrival and says whether it came last";
+  let description = [{
+    The block arrives at the counter `counter[offsets]`, an i32 in global
+    memory: once every thread of the block has reached the op, one thread
+    adds 1 to the counter with an atomic read-modify-write at GPU scope
+    that releases every global write the block made before the op and
+    acquires those of the blocks that arrived before it. `%last` is true,
+    in every thread of the block, where this arrival is the `count`-th:
+    that block then sees every global write the other `count - 1` blocks
+    made before they arrived, and sets the counter back to 0 for the next
+    launch. Elsewhere `%last` is false.
+
+    This is how the blocks that share an output combine it inside one
+    kernel, without atomics on the output: each writes its partial result,
+    arrives, and the last to arrive reads the partials and writes the
+    output (kernels/examples/gemm_splitk_reduce.mlir). The counters are 0
+    before the first launch (the caller zeroes them once); a launch in
+    which `count` blocks arrive at each counter leaves them at 0. An offset
+    outside the memref or a `count` below 1 stops the launch with an error
+    (a trap).
+
+    Constraints:
+    - arrive_c1: `counter` has i32 elements and one offset per dimension.
+    - arrive_c2: not inside a `tile.parallel` or `tile.pipelined` body.
+    - arrive_c3: a constant `count` is at least 1.
+
+    Example:
+    ```mlir
+    tile.copy %acc -> %W[%z, %m0, %n0] : !tile.fragment<64x64xf32> -> memref<?x?x?xf32>
+    %last = tile.arrive %Count[%t] count %split : memref<?xi32>
+    scf.if %last {
+      // every block's partial tile is in W
+    }
+    ```
+  }];
+  let arguments = (ins Arg<MemRefOf<[I32]>, "", [MemRead, MemWrite]>:$counter,
+                       Variadic<Index>:$offsets, Index:$count);
+  let results = (outs I1:$last);
+  let assemblyFormat = [{
+    $counter `[` $offsets `]` `count` $count attr-dict
+    custom<CounterType>(ref($counter), type($counter))
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_GemmOp : Tile_Op<"gemm"> {
   let summary = "accumulates a tile matrix product on tensor cores";
   let description = [{
