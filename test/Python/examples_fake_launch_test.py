@@ -159,3 +159,8 @@ with tm.Runtime(0) as rt:
         v("f16", 4096, 4096), v("f16", 16, 4096), v("f32", 2, 16, 4096),
         v("i32", 63))
 
+    sw8 = load(rt, "gemm_w8a16_swapab")
+    run("gemm_w8a16_swapab_splitk 16x4096x4096",
+        sw8.kernel("gemm_w8a16_swapab_splitk_f16"), v("f16", 16, 4096),
+        v("i8", 4096, 4096), v("f32", 4096), v("f16", 4096, 16),
+        v("f32", 2, 4096, 16), v("i32", 64))

@@ -99,6 +99,31 @@ for name, dtype, shapes in (
         failed += not ok
         print(f"w8a16 swapab {name} {m}x{n}x{k}: "
               f"{'ok' if ok else f'FAILED rel {err:.3g}'}")
+# Its split-K twin: three launches on the same counters, each correct and
+# leaving them zero.
+for name, dtype, split, bm, shapes in (
+        ("f16", torch.float16, 2, 16, ((16, 4096, 4096), (5, 300, 1040))),
+        ("bf16", torch.bfloat16, 3, 16, ((7, 520, 4096),)),
+        ("m64_f16", torch.float16, 2, 64, ((70, 4096, 1040),))):
+    kernel = sw8.kernel(f"gemm_w8a16_swapab_splitk_{name}")
+    for m, n, k in shapes:
+        x = torch.randn(m, k, device="cuda").to(dtype)
+        q = torch.randint(-127, 128, (n, k), device="cuda", dtype=torch.int8)
+        s = torch.rand(n, device="cuda") / (64 * k ** 0.5) + 1e-4
+        work = torch.empty(split, n, m, device="cuda")
+        count = torch.zeros(-(-n // 64) * -(-m // bm), device="cuda",
+                            dtype=torch.int32)
+        ref = x.double() @ (q.double() * s.double()[:, None]).t()
+        worst = 0.0
+        for _ in range(3):
+            yt = torch.full((n, m), float("nan"), device="cuda", dtype=dtype)
+            kernel.launch(x, q, s, yt, work, count)
+            err = ((yt.t().double() - ref).norm() / ref.norm()).item()
+            worst = max(worst, err if err == err else float("inf"))
+        ok = worst < 1e-2 and int(count.abs().sum()) == 0
+        failed += not ok
+        print(f"w8a16 swapab splitk {name} {m}x{n}x{k}: "
+              f"{'ok' if ok else f'FAILED rel {worst:.3g}, counters {count.abs().sum().item()}'}")
 # The weight-only int8 matrix-vector product (gemv_w8a16.mlir, M = 1):
 # y = (Q * s) . x against the fp32 product, N not a multiple of the tile.
 gw8 = rt.load(tm.compile(f"{kernels_dir}/examples/gemv_w8a16.mlir"))
@@ -226,6 +251,22 @@ if "--time" in sys.argv:
         o, p = median_in_turns([ours, peer], flush=flush)
         print(f"time w8a16 swapab {m}x{n}x{k}: ours {o * 1e3:.1f} us, torch "
               f"fp16 {p * 1e3:.1f} us, peer/ours {p / o:.3f}")
+    for m, n, k in ((16, 4096, 4096), (16, 4096, 14336), (64, 4096, 4096)):
+        x = torch.randn(m, k, device="cuda", dtype=torch.float16)
+        q, s, dense = int8_weights(n, k, 1e-3)
+        w = dense.half()
+        yt = torch.empty(n, m, device="cuda", dtype=torch.float16)
+        bm = 16 if m <= 16 else 64
+        work = torch.empty(2, n, m, device="cuda")
+        count = torch.zeros(-(-n // 64) * -(-m // bm), device="cuda",
+                            dtype=torch.int32)
+        ours = sw8.kernel("gemm_w8a16_swapab_splitk_f16" if m <= 16 else
+                          "gemm_w8a16_swapab_splitk_m64_f16").prepare(
+            x, q, s, yt, work, count)
+        peer = lambda: x @ w.t()  # noqa: E731
+        o, p = median_in_turns([ours, peer], flush=flush)
+        print(f"time w8a16 swapab splitk {m}x{n}x{k}: ours {o * 1e3:.1f} us, "
+              f"torch fp16 {p * 1e3:.1f} us, peer/ours {p / o:.3f}")
     for n, k in ((4096, 4096), (11008, 4096), (14336, 4096), (4096, 14336)):
         x = torch.randn(1, k, device="cuda", dtype=torch.float16)
         q, s, dense = int8_weights(n, k, 1e-3)
