@@ -159,6 +159,13 @@ with tm.Runtime(0) as rt:
         v("f16", 4096, 4096), v("f16", 16, 4096), v("f32", 2, 16, 4096),
         v("i32", 63))
 
+    sw4 = load(rt, "gemm_w4a16_swapab")
+    for m, n, k in ((16, 300, 1040), (5, 4100, 4096)):
+        run(f"gemm_w4a16_swapab {m}x{n}x{k}",
+            sw4.kernel("gemm_w4a16_swapab_f16"), v("f16", m, k),
+            v("i8", n, (k + 255) // 256 * 128),
+            v("f32", (k + 127) // 128, n), v("f16", n, m))
+
     sw8 = load(rt, "gemm_w8a16_swapab")
     run("gemm_w8a16_swapab_splitk 16x4096x4096",
         sw8.kernel("gemm_w8a16_swapab_splitk_f16"), v("f16", 16, 4096),

@@ -8,7 +8,8 @@ in f32. All are exact: every element must match.
 the integer tensor-core GEMMs of kernels/examples/gemm_int8.mlir (the i32
 product exactly, and W8A8 with per-token and per-channel scales), and the
 weight-only GEMMs of gemm_w8a16.mlir, gemm_w8a16_swapab.mlir and
-gemm_w4a16.mlir (int4 packed two a byte, group-wise scales) and the
+gemm_w4a16.mlir (int4 packed two a byte, group-wise scales) and
+gemm_w4a16_swapab.mlir (the same weights, swapped), and the
 weight-only matrix-vector product of gemv_w8a16.mlir against the fp32
 product of the same values.
 With --time, int_mm against torch._int_mm and the weight-only GEMMs and
@@ -205,6 +206,26 @@ for suffix, dtype in (("f16", torch.float16), ("bf16", torch.bfloat16)):
         failed += not ok
         print(f"w4a16 {suffix} {m}x{n}x{k}: "
               f"{'ok' if ok else f'FAILED rel {err:.3g}'}")
+# The swapped int4 form (gemm_w4a16_swapab.mlir): Y^T = (Wq * s) . X^T,
+# the same packed weights and group-major scales.
+sw4 = rt.load(tm.compile(f"{kernels_dir}/examples/gemm_w4a16_swapab.mlir"))
+for name, dtype, shapes in (
+        ("f16", torch.float16, ((16, 300, 1040), (5, 4100, 4096),
+                                (1, 128, 4224))),
+        ("bf16", torch.bfloat16, ((7, 520, 1040), (16, 4096, 4096))),
+        ("m64_f16", torch.float16, ((64, 520, 4096), (70, 4096, 1040)))):
+    kernel = sw4.kernel(f"gemm_w4a16_swapab_{name}")
+    for m, n, k in shapes:
+        x = torch.randn(m, k, device="cuda").to(dtype)
+        q, s, dense = int4_weights(n, k, 1 / (8 * k ** 0.5))
+        yt = torch.full((n, m), float("nan"), device="cuda", dtype=dtype)
+        kernel.launch(x, q, s, yt)
+        ref = x.double() @ dense.double().t()
+        err = ((yt.t().double() - ref).norm() / ref.norm()).item()
+        ok = err < 1e-2
+        failed += not ok
+        print(f"w4a16 swapab {name} {m}x{n}x{k}: "
+              f"{'ok' if ok else f'FAILED rel {err:.3g}'}")
 if "--time" in sys.argv:
     from tile_mlir.timing import l2_flush, median_in_turns
     flush = l2_flush()
@@ -250,6 +271,18 @@ if "--time" in sys.argv:
         peer = lambda: x @ w.t()  # noqa: E731
         o, p = median_in_turns([ours, peer], flush=flush)
         print(f"time w8a16 swapab {m}x{n}x{k}: ours {o * 1e3:.1f} us, torch "
+              f"fp16 {p * 1e3:.1f} us, peer/ours {p / o:.3f}")
+    for m, n, k in ((16, 4096, 4096), (16, 11008, 4096), (16, 14336, 4096),
+                    (16, 4096, 14336), (64, 11008, 4096), (64, 14336, 4096)):
+        x = torch.randn(m, k, device="cuda", dtype=torch.float16)
+        q, s, dense = int4_weights(n, k, 1e-3)
+        w = dense.half()
+        yt = torch.empty(n, m, device="cuda", dtype=torch.float16)
+        ours = sw4.kernel("gemm_w4a16_swapab_f16" if m <= 16 else
+                          "gemm_w4a16_swapab_m64_f16").prepare(x, q, s, yt)
+        peer = lambda: x @ w.t()  # noqa: E731
+        o, p = median_in_turns([ours, peer], flush=flush)
+        print(f"time w4a16 swapab {m}x{n}x{k}: ours {o * 1e3:.1f} us, torch "
               f"fp16 {p * 1e3:.1f} us, peer/ours {p / o:.3f}")
     for m, n, k in ((16, 4096, 4096), (16, 4096, 14336), (64, 4096, 4096)):
         x = torch.randn(m, k, device="cuda", dtype=torch.float16)
