@@ -212,6 +212,10 @@ typedef struct tile_rt_kernel_desc {
   const tile_rt_param_desc *params;
   int ncontracts; ///< Number of entries in `contracts` (no fixed limit).
   const tile_rt_contract *contracts;
+  /// Blocks per thread-block cluster (x, y, z); 1 1 1 without a `cluster`
+  /// line. Above 1, the kernel is launched in clusters (cuLaunchKernelEx)
+  /// and its grid is rounded up to a multiple of them.
+  uint32_t cluster[3];
 } tile_rt_kernel_desc;
 
 /// A parsed kernel info text: the list of kernel records of one module.
@@ -381,7 +385,8 @@ void tile_rt_contract_format(char *out, size_t size,
                              const tile_rt_kernel_desc *desc, int index);
 
 /// Computes the launch grid of `desc` for `args` (from its `grid` lines:
-/// ceildiv(sizes[dim] of memref arg, tile), constants, absent axes 1).
+/// ceildiv(sizes[dim] of memref arg, tile), constants, absent axes 1),
+/// each extent rounded up to a multiple of the cluster's (`cluster`).
 /// An extent can be 0 when a size is 0. Fails with
 /// TILE_RT_ERROR_INVALID_ARGUMENT when an argument the rules read is missing
 /// or not a memref of the right rank, or an extent exceeds the CUDA limits.

@@ -95,7 +95,11 @@ static int print_kernel(const inspect_inputs *in,
   printf("  threads   %u per block", threads);
   if (threads % WARPGROUP_THREADS == 0)
     printf(" (%u warpgroups)", threads / WARPGROUP_THREADS);
-  printf(", grid %s\n", p.grid);
+  printf(", grid %s", p.grid);
+  if (d->cluster[0] * d->cluster[1] * d->cluster[2] > 1)
+    printf(" in clusters of %u x %u x %u", d->cluster[0], d->cluster[1],
+           d->cluster[2]);
+  printf("\n");
   printf("  registers %d per thread\n", r.registers);
   if (have_sass)
     printf("  spills    %u bytes stack frame; SASS: %" PRId64

@@ -306,6 +306,10 @@ tile_rt_status tile_rt_kernel_desc_grid(uint32_t grid[3],
                         (long long)size);
       extent = size / g->tile + (size % g->tile != 0);
     }
+    /* Launched in clusters: whole clusters only. A desc built by hand may
+     * leave the field 0, which means 1. */
+    int64_t cluster = desc->cluster[axis] > 1 ? desc->cluster[axis] : 1;
+    extent = (extent + cluster - 1) / cluster * cluster;
     int64_t limit = axis == 0 ? RT_MAX_GRID_X : RT_MAX_GRID_YZ;
     if (extent > limit)
       return rt_error(TILE_RT_ERROR_INVALID_ARGUMENT,

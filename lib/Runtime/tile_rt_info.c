@@ -27,6 +27,9 @@
 #define RT_MAX_THREADS_PER_BLOCK 1024
 #define RT_MAX_BLOCK_XY 1024
 #define RT_MAX_BLOCK_Z 64
+/* Blocks of a thread-block cluster every GPU with clusters launches (the
+ * portable size; 16 on sm_90 only by opting in). */
+#define RT_MAX_CLUSTER_BLOCKS 8
 /* TMA (cuTensorMapEncodeTiled): each box dimension is 1..256 elements. */
 #define RT_MAX_TMA_BOX 256
 
@@ -59,7 +62,7 @@ typedef struct rt_parser {
   tile_rt_contract *contracts;
   int contracts_capacity;
   tile_rt_param_desc params[TILE_RT_MAX_PARAMS];
-  int have_block, have_smem, have_tensormap;
+  int have_block, have_smem, have_tensormap, have_cluster;
   rt_line kernel_line;
   rt_line grid_line[3];
   /* The arguments' source names that the contracts give so far. */
@@ -273,6 +276,28 @@ static tile_rt_status rt_parse_smem(rt_parser *p) {
   RT_TRY(rt_int_field(p, 1, "smem bytes", 0, INT32_MAX, &v));
   p->kernel.smem = (uint32_t)v;
   p->have_smem = 1;
+  return TILE_RT_SUCCESS;
+}
+
+static tile_rt_status rt_parse_cluster(rt_parser *p) {
+  RT_TRY(rt_expect_fields(p, 4, "cluster <x> <y> <z>"));
+  if (p->have_cluster)
+    return rt_parse_error(&p->line, "second 'cluster' line in kernel '%s'",
+                          p->kernel.name);
+  static const char *const what[3] = {"cluster x", "cluster y", "cluster z"};
+  int64_t total = 1;
+  for (int i = 0; i < 3; ++i) {
+    int64_t v;
+    RT_TRY(rt_int_field(p, 1 + i, what[i], 1, RT_MAX_CLUSTER_BLOCKS, &v));
+    p->kernel.cluster[i] = (uint32_t)v;
+    total *= v;
+  }
+  if (total > RT_MAX_CLUSTER_BLOCKS)
+    return rt_parse_error(&p->line,
+                          "cluster of %lld blocks exceeds the portable limit "
+                          "of %d",
+                          (long long)total, RT_MAX_CLUSTER_BLOCKS);
+  p->have_cluster = 1;
   return TILE_RT_SUCCESS;
 }
 
@@ -701,7 +726,8 @@ static tile_rt_status rt_begin_kernel(rt_parser *p,
   memset(p->arg_names, 0, sizeof p->arg_names);
   p->kernel.name = p->name = name;
   p->in_kernel = 1;
-  p->have_block = p->have_smem = p->have_tensormap = 0;
+  p->have_block = p->have_smem = p->have_tensormap = p->have_cluster = 0;
+  p->kernel.cluster[0] = p->kernel.cluster[1] = p->kernel.cluster[2] = 1;
   p->kernel_line = p->line;
   return TILE_RT_SUCCESS;
 }
@@ -802,6 +828,8 @@ static tile_rt_status rt_parse_line(rt_parser *p, tile_rt_kernel_info *info) {
     return rt_parse_smem(p);
   if (rt_field_is(p, 0, "grid"))
     return rt_parse_grid(p);
+  if (rt_field_is(p, 0, "cluster"))
+    return rt_parse_cluster(p);
   if (rt_field_is(p, 0, "param"))
     return rt_parse_param(p);
   if (rt_field_is(p, 0, "access"))

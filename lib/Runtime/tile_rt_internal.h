@@ -100,6 +100,8 @@ tile_rt_status rt_check_contract_args(const tile_rt_kernel_desc *desc,
     (CUfunction, unsigned int, unsigned int, unsigned int, unsigned int,       \
      unsigned int, unsigned int, unsigned int, CUstream, void **, void **),    \
     RT_REQUIRED)                                                               \
+  X(cuLaunchKernelEx, CUresult,                                                \
+    (const CUlaunchConfig *, CUfunction, void **, void **), RT_OPTIONAL)       \
   X(cuTensorMapEncodeTiled, CUresult,                                          \
     (CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *,                   \
      const cuuint64_t *, const cuuint64_t *, const cuuint32_t *,               \

@@ -10,6 +10,7 @@
 
 #include "tile_rt_internal.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* Kernel parameter slots: a rank-r memref takes 1 + 2r. */
@@ -108,15 +109,51 @@ static tile_rt_status rt_launch_on(tile_rt_kernel *kernel,
   /* cuLaunchKernel copies the parameters, so stack storage suffices. */
   rt_params params;
   RT_TRY(rt_marshal(&params, ctx->cu, desc, args));
-  CUresult r = ctx->cu->cuLaunchKernel(
-      kernel->function, grid[0], grid[1], grid[2], desc->block[0],
-      desc->block[1], desc->block[2], desc->smem, stream, params.slot, NULL);
-  if (r != CUDA_SUCCESS)
-    return rt_cuda_error(r, "cuLaunchKernel",
-                         "kernel '%s' (grid %u x %u x %u, block %u x %u x %u, "
-                         "smem %u)",
+  int clustered =
+      desc->cluster[0] > 1 || desc->cluster[1] > 1 || desc->cluster[2] > 1;
+  CUresult r;
+  if (!clustered) {
+    r = ctx->cu->cuLaunchKernel(kernel->function, grid[0], grid[1], grid[2],
+                                desc->block[0], desc->block[1], desc->block[2],
+                                desc->smem, stream, params.slot, NULL);
+  } else {
+    if (!ctx->cu->cuLaunchKernelEx)
+      return rt_error(TILE_RT_ERROR_UNSUPPORTED,
+                      "kernel '%s' is launched in clusters of %u x %u x %u "
+                      "blocks, and the CUDA driver has no cuLaunchKernelEx",
+                      desc->name, desc->cluster[0], desc->cluster[1],
+                      desc->cluster[2]);
+    CUlaunchAttribute attr;
+    memset(&attr, 0, sizeof attr);
+    attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    attr.value.clusterDim.x = desc->cluster[0];
+    attr.value.clusterDim.y = desc->cluster[1];
+    attr.value.clusterDim.z = desc->cluster[2];
+    CUlaunchConfig config;
+    memset(&config, 0, sizeof config);
+    config.gridDimX = grid[0];
+    config.gridDimY = grid[1];
+    config.gridDimZ = grid[2];
+    config.blockDimX = desc->block[0];
+    config.blockDimY = desc->block[1];
+    config.blockDimZ = desc->block[2];
+    config.sharedMemBytes = desc->smem;
+    config.hStream = stream;
+    config.attrs = &attr;
+    config.numAttrs = 1;
+    r = ctx->cu->cuLaunchKernelEx(&config, kernel->function, params.slot, NULL);
+  }
+  if (r != CUDA_SUCCESS) {
+    char cluster[64] = "";
+    if (clustered)
+      snprintf(cluster, sizeof cluster, ", cluster %u x %u x %u",
+               desc->cluster[0], desc->cluster[1], desc->cluster[2]);
+    return rt_cuda_error(r, clustered ? "cuLaunchKernelEx" : "cuLaunchKernel",
+                         "kernel '%s' (grid %u x %u x %u, block %u x %u x "
+                         "%u%s, smem %u)",
                          desc->name, grid[0], grid[1], grid[2], desc->block[0],
-                         desc->block[1], desc->block[2], desc->smem);
+                         desc->block[1], desc->block[2], cluster, desc->smem);
+  }
   rt_note_last_kernel(ctx, desc->name);
   return TILE_RT_SUCCESS;
 }

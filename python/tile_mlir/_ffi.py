@@ -402,7 +402,8 @@ class tile_rt_kernel_desc(Structure):
                 ("nargs", c_int), ("nparams", c_int),
                 ("params", POINTER(tile_rt_param_desc)),
                 ("ncontracts", c_int),
-                ("contracts", POINTER(tile_rt_contract))]
+                ("contracts", POINTER(tile_rt_contract)),
+                ("cluster", c_uint32 * 3)]
 
 
 class tile_rt_memref(Structure):

@@ -133,6 +133,8 @@ class KernelDesc:
     nargs: int
     params: tuple[ParamDesc, ...]
     contracts: tuple[Contract, ...] = ()  #: The shape contracts.
+    #: Blocks per thread-block cluster (x, y, z); (1, 1, 1) without one.
+    cluster: tuple[int, int, int] = (1, 1, 1)
     #: What holds the C record (a KernelInfo or a Module), for check/grid.
     _owner: object = field(default=None, repr=False, compare=False)
 
@@ -215,7 +217,8 @@ class KernelDesc:
                      _contract_text(d, i))
             for i, c in enumerate(d.contracts[:d.ncontracts]))
         return cls(d.name.decode(), tuple(d.block), d.smem, grid, d.nargs,
-                   tuple(params), contracts, owner)
+                   tuple(params), contracts,
+                   tuple(c or 1 for c in d.cluster), owner)
 
 
 def _contract_text(d: _ffi.tile_rt_kernel_desc, index: int) -> str:

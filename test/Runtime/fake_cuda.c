@@ -358,12 +358,11 @@ FAKE_EXPORT CUresult cuFuncGetAttribute(int *v, CUfunction_attribute a,
 }
 
 #if FAKE_CUDA_VARIANT != 2
-FAKE_EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy,
-                                    unsigned gz, unsigned bx, unsigned by,
-                                    unsigned bz, unsigned smem, CUstream s,
-                                    void **params, void **extra) {
-  if (extra)
-    return CUDA_ERROR_INVALID_VALUE;
+/* Records a launch as the driver would accept it. */
+static CUresult record_launch(CUfunction f, const unsigned grid[3],
+                              const unsigned block[3],
+                              const unsigned cluster[3], unsigned smem,
+                              CUstream s, void **params) {
   if (fail_next_launch) {
     CUresult r = (CUresult)fail_next_launch;
     fail_next_launch = 0;
@@ -375,8 +374,11 @@ FAKE_EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy,
   ++last.count;
   last.stream = (uintptr_t)s;
   strcpy(last.function, ff->name);
-  last.grid[0] = gx, last.grid[1] = gy, last.grid[2] = gz;
-  last.block[0] = bx, last.block[1] = by, last.block[2] = bz;
+  for (int i = 0; i < 3; ++i) {
+    last.grid[i] = grid[i];
+    last.block[i] = block[i];
+    last.cluster[i] = cluster[i];
+  }
   last.smem = smem;
   size_t used = 0;
   last.nparams = 0;
@@ -393,6 +395,44 @@ FAKE_EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy,
   clock_ms += FAKE_LAUNCH_MS;
   return CUDA_SUCCESS;
 }
+
+FAKE_EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy,
+                                    unsigned gz, unsigned bx, unsigned by,
+                                    unsigned bz, unsigned smem, CUstream s,
+                                    void **params, void **extra) {
+  if (extra)
+    return CUDA_ERROR_INVALID_VALUE;
+  const unsigned grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz};
+  const unsigned one[3] = {1, 1, 1};
+  return record_launch(f, grid, block, one, smem, s, params);
+}
+
+#if FAKE_CUDA_VARIANT == 0
+/* As a real driver: a cluster dimension must divide the grid's. The old
+ * driver (variant 1) has no cuLaunchKernelEx. */
+FAKE_EXPORT CUresult cuLaunchKernelEx(const CUlaunchConfig *config,
+                                      CUfunction f, void **params,
+                                      void **extra) {
+  if (extra || !config)
+    return CUDA_ERROR_INVALID_VALUE;
+  const unsigned grid[3] = {config->gridDimX, config->gridDimY,
+                            config->gridDimZ};
+  const unsigned block[3] = {config->blockDimX, config->blockDimY,
+                             config->blockDimZ};
+  unsigned cluster[3] = {1, 1, 1};
+  for (unsigned i = 0; i < config->numAttrs; ++i)
+    if (config->attrs[i].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION) {
+      cluster[0] = config->attrs[i].value.clusterDim.x;
+      cluster[1] = config->attrs[i].value.clusterDim.y;
+      cluster[2] = config->attrs[i].value.clusterDim.z;
+    }
+  for (int i = 0; i < 3; ++i)
+    if (cluster[i] == 0 || grid[i] % cluster[i] != 0)
+      return CUDA_ERROR_INVALID_CLUSTER_SIZE;
+  return record_launch(f, grid, block, cluster, config->sharedMemBytes,
+                       config->hStream, params);
+}
+#endif
 #endif
 
 #if FAKE_CUDA_VARIANT == 0

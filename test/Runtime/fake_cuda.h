@@ -23,7 +23,7 @@
 #define FAKE_CUDA_PARAM_BYTES 8192
 #define FAKE_CUDA_MAX_PARAMS 256
 
-/// What the last cuLaunchKernel received.
+/// What the last cuLaunchKernel (or cuLaunchKernelEx) received.
 typedef struct fake_cuda_launch {
   int count;        ///< Launches so far.
   uintptr_t stream; ///< The CUstream it was launched on (0: default).
@@ -34,6 +34,7 @@ typedef struct fake_cuda_launch {
   size_t size[FAKE_CUDA_MAX_PARAMS];
   uintptr_t address[FAKE_CUDA_MAX_PARAMS]; ///< Where the runtime kept it.
   unsigned char bytes[FAKE_CUDA_PARAM_BYTES];
+  unsigned cluster[3]; ///< Blocks per cluster (1 1 1 from cuLaunchKernel).
 } fake_cuda_launch;
 
 /* The controls the library exports (tests look them up with dlsym in the
@@ -52,7 +53,7 @@ typedef struct fake_cuda_launch {
  *   Makes cuStreamIsCapturing report `stream` (NULL: the default stream) as
  *   capturing a graph, and cuStreamQuery on it fail as a real driver's does.
  * void fake_cuda_fail_next_launch(int result);
- *   Makes the next cuLaunchKernel fail with `result`.
+ *   Makes the next cuLaunchKernel (or cuLaunchKernelEx) fail with `result`.
  * void fake_cuda_lifetime(fake_cuda_lifetime_counts *out);
  *   What is alive now (see below). Once the primary context's retains are
  *   all released, the calls that need it (set current, load and unload,

@@ -30,6 +30,17 @@ static const char info_text[] =
     "param scalar 0 i32\n"
     "param memref 1 bf16 3\n"
     "end\n"
+    /* gemm's rules in clusters of 2 x 2: whole clusters only */
+    "kernel gemm_cluster\n"
+    "block 384 1 1\n"
+    "smem 0\n"
+    "cluster 2 2 1\n"
+    "grid 0 2 1 256\n"
+    "grid 1 2 0 128\n"
+    "param memref 0 f16 2\n"
+    "param memref 1 f16 2\n"
+    "param memref 2 f16 2\n"
+    "end\n"
     /* no grid lines: one block */
     "kernel single\n"
     "block 32 1 1\n"
@@ -82,6 +93,12 @@ int main(void) {
   gemm(g, 129, 257);
   gemm(g, 0, 512);
   gemm(g, 8192, 0);
+
+  const tile_rt_kernel_desc *gc = find(info, "gemm_cluster");
+  gemm(gc, 4096, 4096);
+  gemm(gc, 4097, 4352);
+  gemm(gc, 1, 1);
+  gemm(gc, 0, 512);
 
   tile_rt_arg args[3];
   /* Too few arguments for the rule reading argument 2. */

@@ -15,6 +15,8 @@
 static void print_desc(const tile_rt_kernel_desc *k) {
   printf("kernel %s block %u %u %u smem %u nargs %d nparams %d\n", k->name,
          k->block[0], k->block[1], k->block[2], k->smem, k->nargs, k->nparams);
+  if (k->cluster[0] != 1 || k->cluster[1] != 1 || k->cluster[2] != 1)
+    printf("  cluster %u %u %u\n", k->cluster[0], k->cluster[1], k->cluster[2]);
   for (int a = 0; a < 3; ++a) {
     const tile_rt_grid_rule *g = &k->grid[a];
     if (g->present)
@@ -177,6 +179,10 @@ static const bad_case bad[] = {
     {"smem-huge",
      HDR "kernel k\nblock 128 1 1\nsmem 99999999999999999999\nend\n"},
     {"block-twice", HDR K "block 128 1 1\nend\n"},
+    {"cluster-zero", HDR K "cluster 0 1 1\nend\n"},
+    {"cluster-large", HDR K "cluster 4 4 1\nend\n"},
+    {"cluster-fields", HDR K "cluster 2 1\nend\n"},
+    {"cluster-twice", HDR K "cluster 2 1 1\ncluster 2 1 1\nend\n"},
     {"smem-twice", HDR K "smem 0\nend\n"},
     {"grid-axis", HDR K M2 "grid 3 0 0 64\nend\n"},
     {"grid-twice", HDR K M2 "grid 0 0 0 64\ngrid 0 0 1 64\nend\n"},
@@ -405,6 +411,11 @@ int main(void) {
   const char *two = HDR "kernel a\nblock 32 1 1\nsmem 0\nend\n" HDR
                         "kernel b\nblock 64 1 1\nsmem 0\nend\n";
   parse_and_print("two-headers", two, strlen(two));
+  /* Clusters: given, and 1 1 1 where the record has no line. */
+  const char *clusters = HDR "kernel a\nblock 128 1 1\nsmem 0\ncluster 2 1 1\n"
+                             "end\nkernel b\nblock 128 1 1\nsmem 0\n"
+                             "cluster 1 1 1\nend\n";
+  parse_and_print("clusters", clusters, strlen(clusters));
   parse_and_print("access", access_info, strlen(access_info));
   parse_and_print("contracts", contract_info, strlen(contract_info));
   const char *none = HDR;

@@ -51,7 +51,7 @@ static void bind_fake(const char *path) {
   memcpy(&fake_cuda_lifetime_of, &f[5], sizeof f[5]);
 }
 
-static const char image[] = "FAKECUBIN gemm scale big static@2048";
+static const char image[] = "FAKECUBIN gemm scale pairs big static@2048";
 
 static const char kinfo[] = "tile-kernel-info 1\n"
                             "kernel gemm\n"
@@ -74,6 +74,16 @@ static const char kinfo[] = "tile-kernel-info 1\n"
                             "block 256 1 1\n"
                             "smem 0\n"
                             "grid 0 0 0 256\n"
+                            "param memref 0 f32 1\n"
+                            "param scalar 1 f32\n"
+                            "param scalar 2 i32\n"
+                            "param scalar 3 i64\n"
+                            "end\n"
+                            "kernel pairs\n"
+                            "block 128 1 1\n"
+                            "smem 0\n"
+                            "cluster 2 1 1\n"
+                            "grid 0 0 0 384\n"
                             "param memref 0 f32 1\n"
                             "param scalar 1 f32\n"
                             "param scalar 2 i32\n"
@@ -112,6 +122,9 @@ static void print_launch(uint64_t base) {
   printf("launch #%d %s grid %u %u %u block %u %u %u smem %u\n", l->count,
          l->function, l->grid[0], l->grid[1], l->grid[2], l->block[0],
          l->block[1], l->block[2], l->smem);
+  if (l->cluster[0] * l->cluster[1] * l->cluster[2] != 1)
+    printf("  in clusters of %u %u %u\n", l->cluster[0], l->cluster[1],
+           l->cluster[2]);
   for (int i = 0; i < l->nparams; ++i) {
     const unsigned char *b = l->bytes + l->offset[i];
     printf("  param %d (%zu bytes): ", i, l->size[i]);
@@ -279,6 +292,17 @@ int main(int argc, char **argv) {
     print_launch(base);
   fake_cuda_fail_next_launch(CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES);
   report("launch scale failing", tile_rt_launch(scale, sargs, 4, stream));
+
+  /* In clusters of two (cuLaunchKernelEx): 1000 / 384 is 3 blocks, launched
+   * as 4. The old driver has no cuLaunchKernelEx. */
+  tile_rt_kernel *pairs;
+  MUST(tile_rt_module_get_kernel(&pairs, mod, "pairs"));
+  if (report("launch pairs", tile_rt_launch(pairs, sargs, 4, stream)) ==
+      TILE_RT_SUCCESS) {
+    print_launch(base);
+    fake_cuda_fail_next_launch(CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES);
+    report("launch pairs failing", tile_rt_launch(pairs, sargs, 4, stream));
+  }
 
   /* Memory. */
   uint16_t h16[4];

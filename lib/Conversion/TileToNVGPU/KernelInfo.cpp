@@ -71,6 +71,11 @@ std::string tile::kernelInfo(KernelOp kernel, const KernelPlan &plan) {
   os << "kernel " << kernel.getSymName() << "\n";
   os << "block " << plan.blockThreads() << " 1 1\n";
   os << "smem " << plan.sharedBytes << "\n";
+  if (kernel.getCluster()) {
+    SmallVector<int64_t, 3> cluster = kernel.getClusterShape();
+    os << "cluster " << cluster[0] << " " << cluster[1] << " " << cluster[2]
+       << "\n";
+  }
   for (unsigned i = 0, e = kernel.getNumGridDims(); i < e; ++i)
     os << "grid " << i << " " << kernel.getGridArgs()[i] << " "
        << kernel.getGridDims()[i] << " " << kernel.getGridTile(i) << "\n";

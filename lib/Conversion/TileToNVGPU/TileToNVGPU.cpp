@@ -221,6 +221,14 @@ void KernelEmitter::createFunction(SmallVectorImpl<unsigned> &firstParam,
   if (blocks)
     func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
                   b.getI32IntegerAttr(*blocks));
+  // `.reqnctapercluster`: the launch must give these cluster dimensions.
+  if (kernel.getCluster()) {
+    SmallVector<int32_t, 3> cluster;
+    for (int64_t d : kernel.getClusterShape())
+      cluster.push_back(static_cast<int32_t>(d));
+    func->setAttr(NVVM::NVVMDialect::getClusterDimAttrName(),
+                  b.getDenseI32ArrayAttr(cluster));
+  }
 }
 
 void KernelEmitter::bindArguments(ArrayRef<unsigned> firstParam,

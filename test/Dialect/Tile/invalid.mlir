@@ -1292,3 +1292,21 @@ tile.kernel @arrive_none(%N: memref<?xi32>) grid [1] threads 128 {
   // expected-error @+1 {{arrive_c3: count is 0; at least one block must arrive for one to be last}}
   %last = tile.arrive %N[%c0] count %c0 : memref<?xi32>
 }
+
+// -----
+
+// expected-error @+1 {{kernel_c11: the cluster has 3 dimension(s); give 1 to 2, one per grid dimension from x}}
+tile.kernel @k(%A: memref<?x?xf16>) grid [%A[1] / 64, %A[0] / 64] threads 128 cluster [2, 1, 1] {
+}
+
+// -----
+
+// expected-error @+1 {{kernel_c11: cluster dimension 1 is 0; it must be at least 1}}
+tile.kernel @k(%A: memref<?x?xf16>) grid [%A[1] / 64, %A[0] / 64] threads 128 cluster [2, 0] {
+}
+
+// -----
+
+// expected-error @+1 {{kernel_c11: a cluster of 16 blocks; at most 8 (the portable cluster size)}}
+tile.kernel @k(%A: memref<?x?xf16>) grid [%A[1] / 64, %A[0] / 64] threads 128 cluster [4, 4] {
+}

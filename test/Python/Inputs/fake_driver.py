@@ -20,7 +20,8 @@ class FakeLaunch(ctypes.Structure):  # fake_cuda_launch
                 ("offset", ctypes.c_size_t * MAX_PARAMS),
                 ("size", ctypes.c_size_t * MAX_PARAMS),
                 ("address", ctypes.c_size_t * MAX_PARAMS),
-                ("bytes", ctypes.c_ubyte * PARAM_BYTES)]
+                ("bytes", ctypes.c_ubyte * PARAM_BYTES),
+                ("cluster", ctypes.c_uint * 3)]
 
 
 class Counts(ctypes.Structure):  # fake_cuda_lifetime_counts

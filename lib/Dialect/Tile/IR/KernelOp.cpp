@@ -59,6 +59,14 @@ int64_t KernelOp::getGridTile(unsigned dim) {
   return staticSize(getGridTiles()[dim]);
 }
 
+SmallVector<int64_t, 3> KernelOp::getClusterShape() {
+  SmallVector<int64_t, 3> shape(3, 1);
+  if (std::optional<ArrayAttr> cluster = getCluster())
+    for (auto [i, a] : llvm::enumerate(*cluster))
+      shape[i] = staticSize(a);
+  return shape;
+}
+
 std::optional<int64_t> KernelOp::getMinBlocks() {
   if (std::optional<Attribute> blocks = getMinBlocksPerSm())
     return staticSize(*blocks);
@@ -316,6 +324,17 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
       parseGrid(parser, args, gridArgs, gridDims, gridTiles) ||
       parser.parseKeyword("threads") || parseSize(parser, threads))
     return failure();
+  // cluster [2, 1]
+  if (succeeded(parser.parseOptionalKeyword("cluster"))) {
+    SmallVector<Attribute> cluster;
+    if (parser.parseCommaSeparatedList(
+            OpAsmParser::Delimiter::Square, [&]() -> ParseResult {
+              return parseSize(parser, cluster.emplace_back());
+            }))
+      return failure();
+    result.addAttribute(getClusterAttrName(result.name),
+                        b.getArrayAttr(cluster));
+  }
   if (succeeded(parser.parseOptionalKeyword("requires"))) {
     SmallVector<Attribute> contracts;
     if (parseContracts(parser, args, contracts))
@@ -380,6 +399,11 @@ void KernelOp::print(OpAsmPrinter &p) {
   }
   p << "] threads ";
   printSize(p, getThreads());
+  if (std::optional<ArrayAttr> cluster = getCluster()) {
+    p << " cluster [";
+    llvm::interleaveComma(*cluster, p, [&](Attribute a) { printSize(p, a); });
+    p << ']';
+  }
   if (std::optional<ArrayAttr> contracts = getContracts()) {
     p << " requires [";
     llvm::interleaveComma(*contracts, p, [&](Attribute a) {
@@ -395,7 +419,7 @@ void KernelOp::print(OpAsmPrinter &p) {
       {getSymNameAttrName(), getFunctionTypeAttrName(), getGridArgsAttrName(),
        getGridDimsAttrName(), getGridTilesAttrName(), getThreadsAttrName(),
        getParamsAttrName(), getSpaceAttrName(), getConstraintsAttrName(),
-       getContractsAttrName(), getArgNamesAttrName()});
+       getContractsAttrName(), getArgNamesAttrName(), getClusterAttrName()});
   p << ' ';
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
                 /*printBlockTerminators=*/false);
@@ -639,6 +663,26 @@ LogicalResult KernelOp::verify() {
       blocks && blocks.getInt() < 1)
     return emitOpError("kernel_c5: min_blocks_per_sm (")
            << blocks.getInt() << ") must be at least 1";
+  if (std::optional<ArrayAttr> cluster = getCluster()) {
+    if (cluster->empty() || cluster->size() > n)
+      return emitOpError("kernel_c11: the cluster has ")
+             << cluster->size() << " dimension(s); give 1 to " << n
+             << ", one per grid dimension from x";
+    int64_t blocks = 1;
+    for (auto [i, a] : llvm::enumerate(*cluster)) {
+      auto size = dyn_cast<IntegerAttr>(a);
+      if (!size)
+        continue; // a parameter, checked once bound
+      if (size.getInt() < 1)
+        return emitOpError("kernel_c11: cluster dimension ")
+               << i << " is " << size.getInt() << "; it must be at least 1";
+      blocks *= size.getInt();
+    }
+    if (blocks > kMaxClusterBlocks)
+      return emitOpError("kernel_c11: a cluster of ")
+             << blocks << " blocks; at most " << kMaxClusterBlocks
+             << " (the portable cluster size)";
+  }
   if (auto threads = dyn_cast<IntegerAttr>(getThreads());
       threads && (threads.getInt() <= 0 || threads.getInt() % kWarpSize != 0 ||
                   threads.getInt() > kMaxBlockThreads))

@@ -64,3 +64,10 @@ tile.kernel @k(%X: memref<?xf32>) params {BM = 64} grid [1] threads 128 {
   tile.fill %f, %zero : !tile.fragment<?xf32>, f32
 }
 
+// -----
+
+// A cluster given by a parameter is checked once it is bound.
+// expected-error @+2 {{kernel_c11: a cluster of 96 blocks; at most 8 (the portable cluster size)}}
+// expected-note @+1 {{in 'k', specialised with BM = 96}}
+tile.kernel @k(%X: memref<?xf32>) params {BM = 2} grid [%X[0] / 64] threads 128 cluster [BM] {
+}

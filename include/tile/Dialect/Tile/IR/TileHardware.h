@@ -23,6 +23,10 @@ constexpr int64_t kWarpgroupSize = 128;
 /// which bounds the warps and warpgroups a layout may name.
 constexpr int64_t kMaxBlockThreads = 1024;
 
+/// The most blocks of a thread-block cluster that every GPU with clusters
+/// launches (the portable size; sm_90 allows 16 only by opting in).
+constexpr int64_t kMaxClusterBlocks = 8;
+
 /// The most elements one tile holds (2^24): far above what a block can
 /// hold, low enough that sizes and layout arithmetic stay in range.
 constexpr int64_t kMaxTileElements = int64_t(1) << 24;

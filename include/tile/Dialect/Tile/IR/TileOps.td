@@ -85,6 +85,14 @@ def Tile_KernelOp : Tile_Op<"kernel", [Symbol, IsolatedFromAbove,
     - kernel_c5: `min_blocks_per_sm`, when given, is at least 1. It asks the
       register allocator to leave room for that many resident blocks per
       multiprocessor (memory-bound kernels hide latency with them).
+    - kernel_c11: `cluster [X, Y, Z]`, when given, groups the blocks into
+      clusters of X x Y x Z (the dimensions left out are 1), that many per
+      grid dimension: each at least 1, at most as many as the grid has,
+      at most 8 blocks in all (the portable cluster size). The blocks of a
+      cluster run at once on neighbouring multiprocessors. The launch
+      rounds each grid dimension up to a multiple of the cluster's, so the
+      blocks past the grid the shapes give must touch nothing out of range
+      (copies clip at the memrefs' bounds).
     - kernel_c9: the name is an identifier of 1 to 255 characters (letters,
       digits, `_`, not starting with a digit): it becomes the GPU symbol the
       runtime looks up.
@@ -164,6 +172,7 @@ def Tile_KernelOp : Tile_Op<"kernel", [Symbol, IsolatedFromAbove,
                        Tile_SizeArrayAttr:$grid_tiles,
                        Tile_SizeAttr:$threads,
                        OptionalAttr<Tile_SizeAttr>:$min_blocks_per_sm,
+                       OptionalAttr<Tile_SizeArrayAttr>:$cluster,
                        OptionalAttr<DictionaryAttr>:$params,
                        OptionalAttr<DictionaryAttr>:$space,
                        OptionalAttr<TypedArrayAttrBase<IntegerSetAttr,
@@ -182,6 +191,9 @@ def Tile_KernelOp : Tile_Op<"kernel", [Symbol, IsolatedFromAbove,
   let extraClassDeclaration = [{
     ::mlir::Block &getBodyBlock() { return getBody().front(); }
     unsigned getNumGridDims() { return getGridArgs().size(); }
+    /// The cluster's blocks per grid dimension, three of them (1 where none
+    /// is given), of a specialised kernel.
+    ::llvm::SmallVector<int64_t, 3> getClusterShape();
     /// Whether the kernel declares parameters: it must go through
     /// tile-specialize before any other pass.
     bool isParametric() { return getParams().has_value(); }
