@@ -171,3 +171,9 @@ with tm.Runtime(0) as rt:
         sw8.kernel("gemm_w8a16_swapab_splitk_f16"), v("f16", 16, 4096),
         v("i8", 4096, 4096), v("f32", 4096), v("f16", 4096, 16),
         v("f32", 2, 4096, 16), v("i32", 64))
+
+    sc = load(rt, "softmax_cluster")
+    run("softmax_cluster 8x262144", sc.kernel("softmax_cluster_f16"),
+        v("f16", 8, 262144), v("f16", 8, 262144))
+    run("softmax_cluster 8x262145", sc.kernel("softmax_cluster_f16"),
+        v("f16", 8, 262145), v("f16", 8, 262145))

@@ -101,6 +101,9 @@ struct KernelPlan {
   llvm::MapVector<Value, RegisterLayout> fragments;
   /// Shared scratch (byte offset) of reductions that combine across warps.
   DenseMap<Operation *, int64_t> reduceScratch;
+  /// The shared word (byte offset) through which a reduction across the
+  /// cluster gives this block's value to the others.
+  DenseMap<Operation *, int64_t> clusterScratch;
   WarpSpecializationPlan warpSpecialization;
   /// What the body does to each argument, for the kernel info's `access`
   /// lines.

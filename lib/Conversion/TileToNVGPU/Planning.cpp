@@ -414,11 +414,32 @@ LogicalResult KernelPlanner::planFragments() {
     return failure();
   // A whole-fragment reduction combines one value per warp in shared memory.
   int64_t warps = kernel.getThreadCount() / kWarpSize;
-  kernel.walk([&](ReductionOp reduction) {
+  WalkResult clusterWalk = kernel.walk([&](ReductionOp reduction) {
     if (warps > 1)
       plan.reduceScratch[reduction] = reserveShared(
           warps * reduction.getType().getIntOrFloatBitWidth() / 8);
+    if (!reduction.getAcrossCluster())
+      return WalkResult::advance();
+    // The producer warpgroup of a warp-specialised kernel never reaches
+    // the cluster's barrier.
+    if (kernel
+            ->walk([](PipelinedOp loop) {
+              return loop.isWarpSpecialized() ? WalkResult::interrupt()
+                                              : WalkResult::advance();
+            })
+            .wasInterrupted()) {
+      reduction.emitOpError("across the cluster in a warp-specialised "
+                            "kernel is not lowered on ")
+          << target.getChip()
+          << ": its producer warpgroup does not reach the cluster's barrier";
+      return WalkResult::interrupt();
+    }
+    plan.clusterScratch[reduction] =
+        reserveShared(reduction.getType().getIntOrFloatBitWidth() / 8);
+    return WalkResult::advance();
   });
+  if (clusterWalk.wasInterrupted())
+    return failure();
   if (plan.sharedBytes > sharedLimit)
     return kernel.emitOpError("needs ")
            << plan.sharedBytes << " bytes of shared memory for its tiles, "

@@ -12,6 +12,8 @@
 #include "tile/Dialect/Tile/IR/TileHardware.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
@@ -194,6 +196,37 @@ LogicalResult KernelEmitter::lowerReduction(ReductionOp op) {
       acc =
           combine(b, l, kind, acc,
                   memref::LoadOp::create(b, l, scratch, ValueRange{index(w)}));
+  }
+  // 4. Across the blocks of the cluster: each block's value in its shared
+  // word, the cluster's barrier (release, then acquire), every thread reads
+  // every block's word through its cluster address (mapa), and the barrier
+  // again, so that no block leaves, or writes the word again, while
+  // another still reads it.
+  if (op.getAcrossCluster()) {
+    MLIRContext *ctx = b.getContext();
+    Value word = arith::AddIOp::create(b, l, sharedAddr,
+                                       i64(plan.clusterScratch.lookup(op)));
+    Value local = LLVM::IntToPtrOp::create(
+        b, l,
+        LLVM::LLVMPointerType::get(
+            ctx, static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared)),
+        word);
+    emitIf(isLeader(), [&] { LLVM::StoreOp::create(b, l, acc, local); });
+    NVVM::ClusterArriveOp::create(b, l, b.getUnitAttr());
+    NVVM::ClusterWaitOp::create(b, l, b.getUnitAttr());
+    int64_t blocks = 1;
+    for (int64_t d : kernel.getClusterShape())
+      blocks *= d;
+    acc = identity(b, l, kind, t);
+    auto clusterPtr = LLVM::LLVMPointerType::get(
+        ctx, static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster));
+    for (int64_t rank = 0; rank < blocks; ++rank) {
+      Value remote =
+          NVVM::MapaOp::create(b, l, clusterPtr, local, i32(rank)).getRes();
+      acc = combine(b, l, kind, acc, LLVM::LoadOp::create(b, l, t, remote));
+    }
+    NVVM::ClusterArriveOp::create(b, l, b.getUnitAttr());
+    NVVM::ClusterWaitOp::create(b, l, b.getUnitAttr());
   }
   map.map(op.getResult(), acc);
   return success();

@@ -160,3 +160,27 @@ tile.kernel @turn_across_late_release(%A: memref<?x?xf16>) grid [1] threads 256 
     tile.gemm %a, %a, %acc {transpose_b, in_flight} : !tile.shared<128x64xf16>, !tile.shared<128x64xf16>, !tile.fragment<128x128xf32>
   }
 }
+
+// -----
+
+// The producer warpgroup never reaches the cluster's barrier.
+tile.kernel @cluster_reduction_ws(%A: memref<?x?xf16>, %B: memref<?x?xf16>)
+    grid [2] threads 128 cluster [2] {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c64 = arith.constant 64 : index
+  %a = tile.alloc_shared : !tile.shared<64x64xf16>
+  %b = tile.alloc_shared : !tile.shared<64x64xf16>
+  %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  %z = arith.constant 0.0 : f32
+  tile.fill %acc, %z : !tile.fragment<64x64xf32>, f32
+  tile.pipelined %k = %c0 to %c4 step %c1 num_stages 2 warp_specialize 1 {
+    %k0 = arith.muli %k, %c64 : index
+    tile.copy %A[%c0, %k0] -> %a : memref<?x?xf16> -> !tile.shared<64x64xf16>
+    tile.copy %B[%k0, %c0] -> %b : memref<?x?xf16> -> !tile.shared<64x64xf16>
+    tile.gemm %a, %b, %acc : !tile.shared<64x64xf16>, !tile.shared<64x64xf16>, !tile.fragment<64x64xf32>
+  }
+  // expected-error @+1 {{across the cluster in a warp-specialised kernel is not lowered on sm_90a: its producer warpgroup does not reach the cluster's barrier}}
+  %m = tile.reduction max %acc across cluster : !tile.fragment<64x64xf32> -> f32
+}

@@ -25,3 +25,12 @@ tile.kernel @tuned(%X: memref<?x?xf16>) params {CX = 2 in [1, 2, 4]}
     grid [%X[1] / 64, %X[0] / 64] threads 128 cluster [CX, 1] {
 }
 tile.instance @tuned_4 = @tuned {CX = 4}
+
+// A reduction over the blocks of the cluster.
+// CHECK-LABEL: tile.kernel @row_max
+// CHECK: tile.reduction max %{{.*}} across cluster : !tile.fragment<4096xf32> -> f32
+tile.kernel @row_max(%X: memref<?x?xf32>) grid [4, %X[0] / 1] threads 128
+    cluster [4] {
+  %x = tile.alloc_fragment : !tile.fragment<4096xf32>
+  %m = tile.reduction max %x across cluster : !tile.fragment<4096xf32> -> f32
+}

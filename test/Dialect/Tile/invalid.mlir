@@ -1310,3 +1310,25 @@ tile.kernel @k(%A: memref<?x?xf16>) grid [%A[1] / 64, %A[0] / 64] threads 128 cl
 // expected-error @+1 {{kernel_c11: a cluster of 16 blocks; at most 8 (the portable cluster size)}}
 tile.kernel @k(%A: memref<?x?xf16>) grid [%A[1] / 64, %A[0] / 64] threads 128 cluster [4, 4] {
 }
+
+// -----
+
+tile.kernel @k(%X: memref<?x?xf32>) grid [4] threads 128 {
+  %x = tile.alloc_fragment : !tile.fragment<4096xf32>
+  // expected-error @+1 {{reduction_c2: across the cluster in kernel 'k', which is not launched in clusters; give it `cluster [...]` after its threads}}
+  %m = tile.reduction max %x across cluster : !tile.fragment<4096xf32> -> f32
+}
+
+// -----
+
+// A block-uniform branch may differ between the blocks of a cluster.
+tile.kernel @k(%X: memref<?x?xf32>) grid [4] threads 128 cluster [4] {
+  %x = tile.alloc_fragment : !tile.fragment<4096xf32>
+  %bx = tile.block_id x
+  %c1 = arith.constant 1 : index
+  %odd = arith.cmpi eq, %bx, %c1 : index
+  scf.if %odd {
+    // expected-error @+1 {{reduction_c2: across the cluster inside 'scf.if'; every block of the cluster must reach it: reduce in the kernel's body}}
+    %m = tile.reduction max %x across cluster : !tile.fragment<4096xf32> -> f32
+  }
+}

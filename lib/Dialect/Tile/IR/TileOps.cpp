@@ -623,6 +623,19 @@ LogicalResult ReductionOp::verify() {
     return emitOpError("reduction_c1: a fragment of ")
            << elt << " is not reduced; reduce an f32 fragment (copy or "
            << "compute into one first)";
+  if (getAcrossCluster()) {
+    auto kernel = (*this)->getParentOfType<KernelOp>();
+    if (kernel && !kernel.getCluster())
+      return emitOpError("reduction_c2: across the cluster in kernel '")
+             << kernel.getSymName()
+             << "', which is not launched in clusters; give it `cluster "
+                "[...]` after its threads";
+    if (kernel && (*this)->getParentOp() != kernel.getOperation())
+      return emitOpError("reduction_c2: across the cluster inside '")
+             << (*this)->getParentOp()->getName()
+             << "'; every block of the cluster must reach it: reduce in the "
+                "kernel's body";
+  }
   return success();
 }
 

@@ -901,20 +901,33 @@ def Tile_ReductionOp : Tile_Op<"reduction", [
     global sum, the absmax of a scale). Elements that the fragment's layout
     replicates over threads count once.
 
+    `across cluster` reduces over the fragments of every block of the
+    kernel's thread-block cluster (`cluster [...]`): the result is the same
+    in every thread of the cluster. A row too long for one block's
+    registers is held by the blocks of a cluster, each reading its part
+    once, and their maxima and sums combine through each other's shared
+    memory (on sm_90a: one value a block in shared memory, the cluster's
+    barrier, each thread reading every block's value, the barrier again).
+
     Constraints:
     - reduction_c1: the result has the source's element type, f32 (or
       the same type parameter, bound to f32).
+    - reduction_c2: `across cluster` in a kernel launched in clusters, in
+      its body (not in a branch or a loop, so that every block of the
+      cluster reaches it).
 
     Example:
     ```mlir
     %total = tile.reduction sum %x : !tile.fragment<4x1024xf32> -> f32
+    %rowmax = tile.reduction max %chunk across cluster
     ```
   }];
   let arguments = (ins Tile_ReduceKind:$kind,
-                       Arg<Tile_FragmentType, "", [MemRead]>:$source);
+                       Arg<Tile_FragmentType, "", [MemRead]>:$source,
+                       UnitAttr:$across_cluster);
   let results = (outs AnyType:$result);
   let assemblyFormat = [{
-    $kind $source attr-dict
+    $kind $source (`across` `cluster` $across_cluster^)? attr-dict
     custom<ReductionTypes>(ref($source), type($source), type($result))
   }];
   let hasVerifier = 1;
