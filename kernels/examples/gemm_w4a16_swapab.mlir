@@ -11,9 +11,10 @@
 // activation rows their N side (BM = 16: wgmma's m64n16k16). The byte tile
 // of a 256-deep block comes by TMA through the ring with the two matching
 // 128-column tiles of X; each iteration reads its stage of bytes into
-// registers in the accumulator's layout, sign-extends each nibble (the low
-// one shifted up then arithmetically down, the high one arithmetically
-// down), scales it by its group's scale, and feeds the two 128-deep halves
+// registers in the accumulator's layout, turns each nibble into an f32
+// with integer operations and one subtraction (no sign extension, no
+// conversion instruction), scales it by its group's scale, and feeds the
+// two 128-deep halves
 // to wgmma as A operands from registers: no shared round trip and no block
 // barrier for the weights. Rows of X and Q are 16-byte aligned (TMA): K a
 // multiple of 16; M and N need not be multiples of the tiles.
@@ -26,7 +27,8 @@ tile.kernel @gemm_w4a16_swapab(%X: memref<?x?x!tile.param<"T">>, %Q: memref<?x?x
     requires [%Q[1] == (%X[1] ceildiv 256) * 128, %YT[0] == %Q[0], %YT[1] == %X[0],
               %S[1] == %Q[0], %S[0] == %X[1] ceildiv 128] {
   %n0, %m0, %kt = tile.let block_id.x * BN, block_id.y * BM, %X[1] ceildiv (2 * HALF)
-  %four = arith.constant 4 : i8
+  %four, %mask, %magic = tile.let 4, 15, 1258291208 : i32, i32, i32
+  %bias = tile.let 8388616.0 : f32
   %qs = tile.alloc_shared [BN, HALF] : !tile.shared<?x?xi8>
   %xlo = tile.alloc_shared [BM, HALF] : !tile.shared<?x?x!tile.param<"T">>
   %xhi = tile.alloc_shared [BM, HALF] : !tile.shared<?x?x!tile.param<"T">>
@@ -49,17 +51,25 @@ tile.kernel @gemm_w4a16_swapab(%X: memref<?x?x!tile.param<"T">>, %Q: memref<?x?x
     tile.copy %S[%glo, %n0] -> %slo
     tile.copy %S[%ghi, %n0] -> %shi
     tile.copy %qs -> %q
+    // A nibble t (two's complement n) to f32 without a conversion: t ^ 8
+    // is n + 8 in 0..15, which goes into the low mantissa bits of 2^23;
+    // subtracting 2^23 + 8 leaves n exactly.
     tile.parallel ins(%v = %q, %sc = %slo[0]) outs(%o = %wf) {
-      %up = arith.shli %v, %four : i8
-      %lo = arith.shrsi %up, %four : i8
-      %f = arith.sitofp %lo : i8 to f32
-      arith.mulf %f, %sc : f32
+      %w = arith.extui %v : i8 to i32
+      %t = arith.andi %w, %mask : i32
+      %bits = arith.xori %t, %magic : i32
+      %f = arith.bitcast %bits : i32 to f32
+      %n = arith.subf %f, %bias : f32
+      arith.mulf %n, %sc : f32
     }
     tile.copy %wf -> %wlo
     tile.parallel ins(%v = %q, %sc = %shi[0]) outs(%o = %wf) {
-      %hi = arith.shrsi %v, %four : i8
-      %f = arith.sitofp %hi : i8 to f32
-      arith.mulf %f, %sc : f32
+      %w = arith.extui %v : i8 to i32
+      %t = arith.shrui %w, %four : i32
+      %bits = arith.xori %t, %magic : i32
+      %f = arith.bitcast %bits : i32 to f32
+      %n = arith.subf %f, %bias : f32
+      arith.mulf %n, %sc : f32
     }
     tile.copy %wf -> %whi
     tile.gemm %wlo, %xlo, %acc {transpose_b}
