@@ -171,6 +171,15 @@ bool KernelPlanner::planArrive(ArriveOp arrive) {
           << "'; its offsets and count must be the same in every thread";
       return false;
     }
+  // The launch rounds the grid up to whole clusters: the blocks past the
+  // grid of the shapes would arrive too, at counters of other tiles.
+  if (kernel.getCluster()) {
+    arrive.emitOpError("in a kernel launched in clusters is not lowered on ")
+        << target.getChip()
+        << ": the blocks that round the grid up to whole clusters would "
+           "arrive too";
+    return false;
+  }
   bool seenArrive = false;
   WalkResult walk = kernel->walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (op == arrive.getOperation())

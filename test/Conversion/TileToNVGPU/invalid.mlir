@@ -622,3 +622,16 @@ tile.kernel @arrive_loop_tma_store(%C: memref<?x?xf16>, %N: memref<?xi32>) grid 
     tile.copy %cs -> %C[%i, %c0] : !tile.shared<64x64xf16> -> memref<?x?xf16>
   }
 }
+
+// -----
+
+// The launch rounds the grid up to whole clusters; the blocks past the
+// shapes' grid would arrive at other tiles' counters.
+tile.kernel @arrive_in_cluster(%X: memref<?x?xf32>, %N: memref<?xi32>)
+    grid [%X[1] / 64, 2] threads 128 cluster [2] {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %bx = tile.block_id x
+  // expected-error @+1 {{in a kernel launched in clusters is not lowered on sm_90a: the blocks that round the grid up to whole clusters would arrive too}}
+  %last = tile.arrive %N[%bx] count %c2 : memref<?xi32>
+}

@@ -638,7 +638,8 @@ def Tile_ArriveOp : Tile_Op<"arrive"> {
     before the first launch (the caller zeroes them once); a launch in
     which `count` blocks arrive at each counter leaves them at 0. An offset
     outside the memref or a `count` below 1 stops the launch with an error
-    (a trap).
+    (a trap). A kernel launched in clusters cannot arrive (the blocks that
+    round its grid up to whole clusters would arrive too).
 
     Constraints:
     - arrive_c1: `counter` has i32 elements and one offset per dimension.
