@@ -20,7 +20,6 @@
 #include "PredicatedAccess.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -44,16 +43,10 @@ LogicalResult KernelEmitter::lowerArrive(ArriveOp op) {
     b.setInsertionPointToStart(leader.thenBlock());
     // An offset outside the counter's memref, or a count no block can
     // reach, would leave the output unwritten: stop the launch instead.
-    Value valid =
-        arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, count, index(1));
-    for (auto [d, i] : llvm::enumerate(indices)) {
-      Value dim = memref::DimOp::create(b, l, counter, d);
-      Value in = arith::AndIOp::create(
-          b, l,
-          arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, i, index(0)),
-          arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, i, dim));
-      valid = arith::AndIOp::create(b, l, valid, in);
-    }
+    Value valid = andIndicesInside(
+        b, l,
+        arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, count, index(1)),
+        counter, indices);
     emitIf(arith::XOrIOp::create(b, l, valid,
                                  arith::ConstantIntOp::create(b, l, 1, 1)),
            [&] { LLVM::Trap::create(b, l); });

@@ -37,13 +37,6 @@ static constexpr int64_t kChunkBytes = 16;
 bool tile::isAsyncRowCopy(CopyOp copy) { return copy.isRowLoad(); }
 
 /// 0 <= x < size; `c` makes index constants.
-static Value inRange(OpBuilder &b, Location l, Value x, Value size,
-                     llvm::function_ref<Value(int64_t)> c) {
-  return arith::AndIOp::create(
-      b, l, arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, x, c(0)),
-      arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, x, size));
-}
-
 namespace {
 /// How one 16-byte chunk of a global row reaches a row of a shared tile
 /// (lowerAsyncRowCopy), given the chunk's first column `col`, its byte
@@ -95,7 +88,7 @@ struct RowChunkCopy {
     for (int64_t e = 0; e < kChunkBytes / eltBytes; ++e) {
       Value inside = arith::AndIOp::create(
           b, l, rowInside,
-          inRange(b, l, arith::AddIOp::create(b, l, col, c(e)), width, c));
+          inRange(b, l, arith::AddIOp::create(b, l, col, c(e)), width));
       Value x = emitPredicatedLoad(b, l, inside, from, e * eltBytes, elt);
       Value idx = arith::DivUIOp::create(
           b, l, arith::AddIOp::create(b, l, dst, c(e * eltBytes)), c(eltBytes));
@@ -123,11 +116,9 @@ LogicalResult KernelEmitter::lowerAsyncRowCopy(CopyOp op) {
     offsets.push_back(map.lookup(v));
   Value row = map.lookup(op.getDestOffsets()[0]);
   // The leading offsets select the row; it exists if each is in range.
-  Value rowInside = arith::ConstantIntOp::create(b, l, 1, 1);
-  for (int64_t d = 0; d + 1 < rank; ++d)
-    rowInside = arith::AndIOp::create(
-        b, l, rowInside,
-        inRange(b, l, offsets[d], memref::DimOp::create(b, l, src, d), c));
+  Value rowInside =
+      andIndicesInside(b, l, arith::ConstantIntOp::create(b, l, 1, 1), src,
+                       ArrayRef<Value>(offsets).drop_back());
   Value width = memref::DimOp::create(b, l, src, rank - 1);
   // The address of the row's first element (column `offsets.back()`,
   // possibly negative: it is only computed, not read) and whether it is

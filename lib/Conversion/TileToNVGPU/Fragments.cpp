@@ -399,15 +399,8 @@ LogicalResult KernelEmitter::lowerAtomic(AtomicOp op) {
   for (Value v : op.getOffsets())
     indices.push_back(map.lookup(v));
   Value address = globalAddress(b, l, map.lookup(op.getDest()), indices);
-  Value inside = isLeader();
-  for (auto [d, i] : llvm::enumerate(indices)) {
-    Value dim = memref::DimOp::create(b, l, map.lookup(op.getDest()), d);
-    Value in = arith::AndIOp::create(
-        b, l,
-        arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, i, index(0)),
-        arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, i, dim));
-    inside = arith::AndIOp::create(b, l, inside, in);
-  }
+  Value inside =
+      andIndicesInside(b, l, isLeader(), map.lookup(op.getDest()), indices);
   emitPredicatedReduction(b, l, inside, address, 0,
                           map.lookupOrDefault(op.getValue()), op.getKind());
   return success();

@@ -414,20 +414,22 @@ LogicalResult KernelPlanner::planFragments() {
     return failure();
   // A whole-fragment reduction combines one value per warp in shared memory.
   int64_t warps = kernel.getThreadCount() / kWarpSize;
+  // The producer warpgroup of a warp-specialised kernel never reaches the
+  // cluster's barrier.
+  bool specialised = kernel
+                         ->walk([](PipelinedOp loop) {
+                           return loop.isWarpSpecialized()
+                                      ? WalkResult::interrupt()
+                                      : WalkResult::advance();
+                         })
+                         .wasInterrupted();
   WalkResult clusterWalk = kernel.walk([&](ReductionOp reduction) {
     if (warps > 1)
       plan.reduceScratch[reduction] = reserveShared(
           warps * reduction.getType().getIntOrFloatBitWidth() / 8);
     if (!reduction.getAcrossCluster())
       return WalkResult::advance();
-    // The producer warpgroup of a warp-specialised kernel never reaches
-    // the cluster's barrier.
-    if (kernel
-            ->walk([](PipelinedOp loop) {
-              return loop.isWarpSpecialized() ? WalkResult::interrupt()
-                                              : WalkResult::advance();
-            })
-            .wasInterrupted()) {
+    if (specialised) {
       reduction.emitOpError("across the cluster in a warp-specialised "
                             "kernel is not lowered on ")
           << target.getChip()

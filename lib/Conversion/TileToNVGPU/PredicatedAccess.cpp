@@ -43,6 +43,21 @@ Value tile::globalAddress(OpBuilder &b, Location l, Value memref,
                              ValueRange{bytes});
 }
 
+Value tile::inRange(OpBuilder &b, Location l, Value x, Value size) {
+  Value zero = arith::ConstantIndexOp::create(b, l, 0);
+  Value above = arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, x, zero);
+  Value below = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, x, size);
+  return arith::AndIOp::create(b, l, above, below);
+}
+
+Value tile::andIndicesInside(OpBuilder &b, Location l, Value inside,
+                             Value memref, ValueRange indices) {
+  for (auto [d, i] : llvm::enumerate(indices))
+    inside = arith::AndIOp::create(
+        b, l, inside, inRange(b, l, i, memref::DimOp::create(b, l, memref, d)));
+  return inside;
+}
+
 Value tile::inlinePtx(OpBuilder &b, Location l, Type result,
                       ValueRange operands, StringRef ptx,
                       StringRef constraints) {

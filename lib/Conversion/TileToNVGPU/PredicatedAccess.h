@@ -24,6 +24,15 @@ namespace mlir::tile {
 /// `memref` is a kernel argument or a view of one.
 Value globalAddress(OpBuilder &b, Location l, Value memref, ValueRange indices);
 
+/// Whether `0 <= x < size` (index values), as an i1.
+Value inRange(OpBuilder &b, Location l, Value x, Value size);
+
+/// `inside` (i1) and, for each d, whether `indices[d]` is in range of
+/// dimension d of `memref`: whether an element (or the row that the
+/// leading indices select) exists.
+Value andIndicesInside(OpBuilder &b, Location l, Value inside, Value memref,
+                       ValueRange indices);
+
 /// One inline PTX statement with side effects (so that LLVM keeps it in
 /// place relative to barriers and other accesses); its result, of type
 /// `result`, or none when `result` is null.
