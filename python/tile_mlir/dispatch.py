@@ -257,6 +257,28 @@ def gemv_config(n: int, k: int, dtype: str, trans_b: bool,
     return None
 
 
+def splitk_config(m: int, n: int, k: int, dtype: str, trans_b: bool,
+                  rules: Mapping | None = None) -> dict | None:
+    """The bindings of kernels/gemm_splitk_reduce.mlir's
+    `gemm_splitk_reduce` for C[M, N] = A[M, K] . B (B [K, N], or with
+    `trans_b` the [N, K] rows of x @ W.T): the first "splitk" rule of the
+    layout whose max_m holds M and whose min_k / min_n / max_n, where
+    given, hold K and N; None where no rule takes the problem (it then
+    runs as a plain GEMM). These are the GEMMs whose output tiles alone
+    leave SMs idle: few rows, long K."""
+    if min(m, n, k) < 1:
+        raise ValueError(f"split-K needs M, N and K at least 1, got {m}, {n} "
+                         f"and {k}")
+    for rule in (rules or load_rules()).get("splitk", []):
+        if rule["trans_b"] != bool(trans_b) or m > rule["max_m"] or \
+                k < rule.get("min_k", k) or n < rule.get("min_n", n) or \
+                n > rule.get("max_n", n):
+            continue
+        return {**rule["params"], "TRANS_B": bool(trans_b),
+                **_type_binding(dtype)}
+    return None
+
+
 def attention_config(d: int, causal: bool, dtype: str,
                      rules: Mapping | None = None, keys: int = 0) -> dict:
     """The bindings of kernels/flash_attention.mlir's `attention`: the

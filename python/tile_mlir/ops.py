@@ -35,13 +35,15 @@ from .tune import OPS as _TUNED_OPS, flag_bindings, tune as _tune
 _KERNEL_FILES = {"softmax": "softmax.mlir", "gemm": "gemm.mlir",
                  "gemm_bias_gelu": "gemm_bias_gelu.mlir",
                  "attention": "flash_attention.mlir", "bmm": "bmm.mlir",
-                 "gemv": "gemv.mlir"}
+                 "gemv": "gemv.mlir", "splitk": "gemm_splitk_reduce.mlir"}
 _ACTIVATIONS = {None: None, "gelu_tanh": False, "gelu": True}
 
 _lock = threading.Lock()
 _runtimes: dict[int, Runtime] = {}
 _compiled: dict[tuple, object] = {}  # (op, bindings) -> Kernel
 _chosen: dict[tuple, object] = {}  # (op, dtype, shape, flags) -> Kernel
+# (device, stream) -> [fp32 workspace, i32 counters] of the split-K GEMM
+_splitk_space: dict[tuple, list] = {}
 use_tuning_cache = True  #: Look problems up in the tuning cache first.
 
 
@@ -300,6 +302,10 @@ def _gemm_2d(a, b, dtype, bias, activation, c=None):
     a = _tma_rows(a)
     b = b.t() if trans_b else _tma_rows(b)
     out = c if _tma_ready(c) else _padded_empty(m, n, c)
+    if bias is None and _splitk(a, b, out, trans_b, dtype, device):
+        if out is not c:
+            c.copy_(out)
+        return c
     flags = {"trans_b": True} if trans_b else {}
     rule = lambda: dispatch.gemm_config(m, n, kk, dtype)  # noqa: E731
     if bias is None:
@@ -354,6 +360,50 @@ def _gemv(a, b, c, trans_b: bool, dtype, device) -> bool:
     return True
 
 
+def _splitk(a, b, c, trans_b: bool, dtype, device) -> bool:
+    """c = a @ b in one launch of kernels/gemm_splitk_reduce.mlir where a
+    dispatch rule takes the problem: the k tiles of each output tile are
+    split over SPLIT blocks, and the last of them to arrive sums their fp32
+    partials in a fixed order and writes c once. a, c, and b (its transpose
+    with `trans_b`) are rows TMA reads in place; False, launching nothing,
+    where no rule takes the problem."""
+    (m, kk), n = a.shape, c.shape[1]
+    config = dispatch.splitk_config(m, n, kk, dtype, trans_b)
+    if config is None:
+        return False
+    flags = {"trans_b": True} if trans_b else {}
+    k = _choose("splitk", "gemm_splitk_reduce", dtype, (m, n, kk), device,
+                lambda: config, **flags)
+    split, tiles = config["SPLIT"], -(-m // config["BM"]) * -(-n // config["BN"])
+    # fp32 rows of the workspace padded to TMA's 16 bytes, as c's are.
+    row = -(-n * 4 // _TMA_ALIGN) * _TMA_ALIGN // 4
+    space, counters = _splitk_buffers(a.device, split * m * row, tiles)
+    k.launch(a, b, c, space.as_strided((split, m, n), (m * row, row, 1)),
+             counters)
+    return True
+
+
+def _splitk_buffers(dev, floats: int, counters: int):
+    """The split-K GEMM's fp32 workspace (at least `floats`) and i32 tile
+    counters (at least `counters`, zero) for launches on torch's current
+    stream of `dev`. Launches on one stream run in order, each writing the
+    workspace before reading it and leaving the counters zero, so they
+    share one pair; a pair is kept per stream and grown, never shrunk."""
+    import torch
+    key = (dev.index or 0, torch.cuda.current_stream(dev).cuda_stream)
+    with _lock:
+        held = _splitk_space.get(key)
+        if held is None or held[0].numel() < floats or \
+                held[1].numel() < counters:
+            have = held or [torch.empty(0), torch.empty(0)]
+            held = _splitk_space[key] = [
+                torch.empty(max(floats, have[0].numel()), dtype=torch.float32,
+                            device=dev),
+                torch.zeros(max(counters, have[1].numel()), dtype=torch.int32,
+                            device=dev)]
+        return held
+
+
 def attention(q, k, v, causal: bool = False, scale: float | None = None):
     """softmax(q k^T * scale) v for q [B, H, S, D] and k, v [B, Hkv, Skv, D]
     (D 64 or 128, scale 1/sqrt(D) by default), the scores never in memory.
@@ -395,3 +445,4 @@ def clear() -> None:
     with _lock:
         _chosen.clear()
         _compiled.clear()
+        _splitk_space.clear()

@@ -22,9 +22,9 @@ kernels_dir = sys.argv[1]
 SPACE = 1 << 30  # the views' base addresses are spaced by this much
 
 
-def load(rt, name):
+def load(rt, name, folder="examples/"):
     """The example's kernels, compiled, in a fake image naming them."""
-    real = tm.compile(f"{kernels_dir}/examples/{name}.mlir")
+    real = tm.compile(f"{kernels_dir}/{folder}{name}.mlir")
     names = [line.split()[1] for line in real.kernel_info.splitlines()
              if line.startswith("kernel ")]
     return rt.load(tm.Compiled(("FAKECUBIN " + " ".join(names)).encode(),
@@ -141,7 +141,7 @@ with tm.Runtime(0) as rt:
 
     # Split-K combined in the kernel: W is SPLIT x M x N floats, Count one
     # counter per tile of C.
-    reduce = load(rt, "gemm_splitk_reduce")
+    reduce = load(rt, "gemm_splitk_reduce", folder="")
     run("gemm_splitk_reduce 16x4096x4096",
         reduce.kernel("gemm_splitk_reduce_f16"), v("f16", 16, 4096),
         v("f16", 4096, 4096), v("f16", 16, 4096), v("f32", 2, 16, 4096),

@@ -15,7 +15,7 @@ import torch  # noqa: E402  (the stand-in)
 import tile_mlir.ops as ops  # noqa: E402
 
 ops.use_tuning_cache = False
-LAYOUT = ("TRANS_B", "GROUP", "CAUSAL", "ERF", "TC")
+LAYOUT = ("TRANS_B", "GROUP", "CAUSAL", "ERF", "TC", "SPLIT")
 
 
 class Recorder:
@@ -109,3 +109,34 @@ call("attention heads 8/3", lambda: ops.attention(q, r(2, 3, 128, 64),
 call("attention 3-d", lambda: ops.attention(r(8, 128, 64), r(8, 128, 64),
                                             r(8, 128, 64)))
 call("softmax dim 0", lambda: ops.softmax(r(4, 4), dim=0))
+
+# The split-K GEMM (kernels/gemm_splitk_reduce.mlir) under a rule given
+# here (the package's rules take it where it was measured faster): its fp32
+# workspace is a [SPLIT, M, N] view of one buffer per stream and its
+# counters one i32 per output tile, both kept between calls and grown.
+from tile_mlir import dispatch  # noqa: E402
+
+rules = dispatch.load_rules()
+dispatch._rules_cache[str(dispatch.RULES_FILE)] = {**rules, "splitk": [
+    {"trans_b": True, "max_m": 64, "min_k": 2048,
+     "params": {"SPLIT": 3, "BM": 64, "BN": 128, "BK": 128, "STAGES": 4,
+                "THREADS": 128}},
+    {"trans_b": False, "max_m": 32, "max_n": 4096,
+     "params": {"SPLIT": 2, "BM": 64, "BN": 64, "BK": 128, "STAGES": 6,
+                "THREADS": 128}}]}
+ops.clear()
+call("split-K x @ W.T", lambda: ops.gemm(r(16, 4096), r(4096, 4096).t()))
+call("split-K x @ W.T again, fewer rows",
+     lambda: ops.gemm(r(8, 4096), r(4096, 4096).t()))
+call("split-K x @ W, rows unaligned", lambda: ops.gemm(r(30, 3001),
+                                                       r(3001, 2042)))
+call("x @ W.T, K below the rule's", lambda: ops.gemm(r(16, 1024),
+                                                      r(4096, 1024).t()))
+call("x @ W, N past the rule's", lambda: ops.gemm(r(16, 1024),
+                                                   r(1024, 8192)))
+call("x @ W.T, M past the rule's", lambda: ops.gemm(r(128, 4096),
+                                                     r(4096, 4096).t()))
+call("x @ W.T with a bias: the fused GEMM", lambda: ops.gemm(r(16, 4096),
+                                               r(4096, 4096).t(),
+                                               bias=r(4096),
+                                               activation="gelu"))

@@ -1,5 +1,5 @@
 """The split-K GEMM that combines its partial tiles inside the kernel
-(kernels/examples/gemm_splitk_reduce.mlir, tile.arrive), on the GPU
+(kernels/gemm_splitk_reduce.mlir, tile.arrive), on the GPU
 (splitk-reduce-gpu.test): each instance on shapes that are and are not
 multiples of its tiles, with more splits than k tiles (empty splits), B
 read in place as N x K, launched three times on the same counters (each
@@ -8,7 +8,11 @@ be the same, bit for bit, on every launch. With --time, against torch's
 fp16 x @ W.T (cuBLAS) and tile_mlir.ops.gemm in alternating rounds, L2
 flushed.
 
-Usage: splitk_reduce_gpu_test.py KERNELS_DIR [--time]
+With --sweep, the same shapes over SPLIT x BN x STAGES configurations
+(with TRANS_B as the shape's), each against cuBLAS in the same turns: what
+the dispatch's split-K rules are chosen from.
+
+Usage: splitk_reduce_gpu_test.py KERNELS_DIR [--time] [--sweep]
 """
 import sys
 
@@ -22,7 +26,7 @@ dev = torch.device("cuda")
 failed = 0
 
 module = tm.Runtime(0).load(
-    tm.compile(f"{kernels_dir}/examples/gemm_splitk_reduce.mlir"))
+    tm.compile(f"{kernels_dir}/gemm_splitk_reduce.mlir"))
 
 # name: (SPLIT, BM, BN, T, TRANS_B), as the instances bind them.
 instances = {
@@ -105,5 +109,52 @@ if "--time" in sys.argv:
         print(f"time {name} {m}x{n}x{k}: ours {o * 1e3:.1f} us, cuBLAS "
               f"{p * 1e3:.1f} us, ops.gemm {d * 1e3:.1f} us, cuBLAS/ours "
               f"{p / o:.3f}, cuBLAS/ops.gemm {p / d:.3f}")
+
+if "--sweep" in sys.argv:
+    from tile_mlir.timing import l2_flush, median_in_turns, rel_fro
+    flush = l2_flush()
+    compiled = {}
+    source = f"{kernels_dir}/gemm_splitk_reduce.mlir"
+    configs = [(split, bn, stages) for split in (1, 2, 3, 4, 6, 8)
+               for bn, stages in ((64, 6), (128, 4))]
+    for trans_b, (m, n, k) in [(True, (16, 4096, 4096)),
+                               (True, (16, 4096, 14336)),
+                               (True, (16, 14336, 4096)),
+                               (True, (64, 4096, 4096)),
+                               (True, (128, 4096, 4096)),
+                               (False, (16, 4096, 4096)),
+                               (False, (128, 4096, 4096))]:
+        x = torch.randn(m, k, device=dev, dtype=torch.float16)
+        wt = torch.randn(n, k, device=dev, dtype=torch.float16)
+        b = wt if trans_b else wt.t().contiguous()
+        rhs = wt.t() if trans_b else b
+        ref = (x.float() @ rhs.float())
+        fns, names = [lambda: x @ rhs], ["cuBLAS"]  # noqa: E731
+        for split, bn, stages in configs:
+            key = (split, bn, stages, trans_b)
+            if key not in compiled:
+                compiled[key] = tm.Runtime(0).load(tm.compile(
+                    source, kernels=["gemm_splitk_reduce"], params={
+                        "SPLIT": split, "BN": bn, "STAGES": stages,
+                        "TRANS_B": trans_b, "T": "f16"}))
+            kern = compiled[key].kernel("gemm_splitk_reduce")
+            c = torch.empty(m, n, device=dev, dtype=torch.float16)
+            w = torch.empty(split, m, n, device=dev)
+            count = torch.zeros(-(-m // 64) * -(-n // bn), device=dev,
+                                dtype=torch.int32)
+            kern.launch(x, b, c, w, count)
+            err = rel_fro(c, ref)
+            if not err < 4e-3:
+                failed += 1
+                print(f"sweep SPLIT {split} BN {bn} {m}x{n}x{k}: FAILED rel "
+                      f"{err:.3g}")
+            fns.append(kern.prepare(x, b, c, w, count))
+            names.append(f"S{split}/BN{bn}/ST{stages}")
+        times = median_in_turns(fns, flush=flush)
+        ranked = sorted(zip(times[1:], names[1:]))
+        print(f"sweep {'nt' if trans_b else 'nn'} {m}x{n}x{k}: cuBLAS "
+              f"{times[0] * 1e3:.1f} us; " + ", ".join(
+                  f"{nm} {t * 1e3:.1f} ({times[0] / t:.2f}x)"
+                  for t, nm in ranked[:5]))
 
 print("failed:", failed)

@@ -634,7 +634,7 @@ def Tile_ArriveOp : Tile_Op<"arrive"> {
     This is how the blocks that share an output combine it inside one
     kernel, without atomics on the output: each writes its partial result,
     arrives, and the last to arrive reads the partials and writes the
-    output (kernels/examples/gemm_splitk_reduce.mlir). The counters are 0
+    output (kernels/gemm_splitk_reduce.mlir). The counters are 0
     before the first launch (the caller zeroes them once); a launch in
     which `count` blocks arrive at each counter leaves them at 0. An offset
     outside the memref or a `count` below 1 stops the launch with an error

@@ -17,6 +17,7 @@ class dtype:
 
 float16, bfloat16, float32 = (dtype("float16", 2), dtype("bfloat16", 2),
                               dtype("float32", 4))
+int32 = dtype("int32", 4)
 contiguous_format = object()
 copies = []  # (what, shape) of every copy made, for the test to read
 _next_address = [1 << 20]
@@ -149,6 +150,20 @@ def empty(*shape, dtype=float16, device=None):
     if len(shape) == 1 and isinstance(shape[0], tuple):
         shape = shape[0]
     return Tensor(shape, dtype)
+
+
+def zeros(*shape, dtype=float16, device=None):
+    return empty(*shape, dtype=dtype, device=device)
+
+
+class _Stream:
+    cuda_stream = 0
+
+
+class cuda:  # noqa: N801  (torch.cuda, as a namespace)
+    @staticmethod
+    def current_stream(device=None):
+        return _Stream()
 
 
 def empty_like(t, memory_format=None):
