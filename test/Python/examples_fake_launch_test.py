@@ -172,6 +172,14 @@ with tm.Runtime(0) as rt:
         v("i8", 4096, 4096), v("f32", 4096), v("f16", 4096, 16),
         v("f32", 2, 4096, 16), v("i32", 64))
 
+    # Clusters of 2 (4) blocks along N: the grid's x rounded up to whole
+    # clusters; 384 threads with the producer warpgroup.
+    gc = load(rt, "gemm_cluster")
+    run("gemm_cluster 1000x2568x520", gc.kernel("gemm_cluster_f16"),
+        v("f16", 1000, 520), v("f16", 520, 2568), v("f16", 1000, 2568))
+    run("gemm_cluster4 200x136x1000", gc.kernel("gemm_cluster4_f16"),
+        v("f16", 200, 1000), v("f16", 1000, 136), v("f16", 200, 136))
+
     sc = load(rt, "softmax_cluster")
     run("softmax_cluster 8x262144", sc.kernel("softmax_cluster_f16"),
         v("f16", 8, 262144), v("f16", 8, 262144))

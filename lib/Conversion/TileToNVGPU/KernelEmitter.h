@@ -94,9 +94,11 @@ private:
   /// Byte address (in the shared window) of `tile`'s current stage.
   Value sharedTileAddress(Value tile);
   /// A memref view of panel `panel` of stage `stage` of a shared tile, with
-  /// `rank - 2` leading unit dimensions (the shape of a TMA box).
+  /// `rank - 2` leading unit dimensions (the shape of a TMA box): all its
+  /// rows, or `rows` of them from row `firstRow` (an index).
   Value sharedPanelView(Value tile, Value stage, int64_t panel,
-                        int64_t rank = 2);
+                        int64_t rank = 2, int64_t rows = 0,
+                        Value firstRow = Value());
   /// The planned layout and the registers of fragment `v`.
   Fragment fragment(Value v) const;
   /// Synchronises the computing threads: the whole block, or (warp
@@ -121,6 +123,18 @@ private:
   /// `step` from `lb`), reading its pipelined tiles from ring slot `slot`.
   LogicalResult lowerIteration(PipelinedOp op, Value it, Value lb, Value step,
                                Value slot);
+  /// This block's rank in its cluster (an index).
+  Value clusterRank();
+  /// The cluster's barrier: every thread of every block of the cluster
+  /// arrives (release), then waits (acquire).
+  void emitClusterBarrier();
+  /// The arrivals that free a stage of warp-specialised loop `loop`: the
+  /// consumer threads, or with a multicast load their warps in every block
+  /// of the cluster.
+  int64_t stageReaders(PipelinedOp loop) const;
+  /// Frees ring slot `slot` of empty barriers `bars` in every block of the
+  /// cluster: lane q of each warp arrives on block q's barrier.
+  void releaseStageInCluster(Value bars, Value slot);
   /// Issues the TMA loads of `copy` (all panels) into stage `stage`,
   /// completing on barrier `barIndex` of `bars`; `offsets` are the copy's
   /// source offsets, lowered.

@@ -19,6 +19,7 @@
 
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace mlir::tile {
 
@@ -82,6 +83,18 @@ struct WarpSpecializationPlan {
   bool enabled() const { return !loops.empty(); }
 };
 
+/// The multicast loads of a kernel launched in clusters (Multicast.cpp):
+/// each block loads 1/blocks of such a tile's rows into every block of
+/// its cluster.
+struct MulticastPlan {
+  /// The blocks of a cluster.
+  int64_t blocks = 1;
+  /// The warp-specialised loops that hold a multicast copy: their stages
+  /// are freed in every block of the cluster.
+  llvm::SmallPtrSet<Operation *, 2> loops;
+  bool enabled() const { return !loops.empty(); }
+};
+
 /// The plan of one tile.kernel (planKernel). It refers to the kernel's ops
 /// and values, and holds nothing emitted.
 struct KernelPlan {
@@ -105,6 +118,7 @@ struct KernelPlan {
   /// cluster gives this block's value to the others.
   DenseMap<Operation *, int64_t> clusterScratch;
   WarpSpecializationPlan warpSpecialization;
+  MulticastPlan multicast;
   /// What the body does to each argument, for the kernel info's `access`
   /// lines.
   SmallVector<ArgumentAccess> argumentAccess;
@@ -134,6 +148,9 @@ bool isTmaLoad(CopyOp copy);
 /// global memory into the shared tile `tile` (the loop whose current stage
 /// `op` reads), or null.
 PipelinedOp fillingLoop(Operation *op, Value tile);
+/// The blocks among which a `multicast` copy shares its tile (each loads
+/// that part of its rows): the kernel's cluster; 1 for any other copy.
+int64_t multicastParts(CopyOp copy);
 /// A copy of a global row into a row of a shared tile (copy_c6): cp.async.
 bool isAsyncRowCopy(CopyOp copy);
 

@@ -62,6 +62,10 @@ private:
   LogicalResult planWarpSpecialization();
   /// tile.turn is taken only in warp-specialised loops (Turns.cpp).
   LogicalResult planTurns();
+  /// Checks the multicast copies (Multicast.cpp): warp-specialised TMA
+  /// loads in a kernel launched in clusters, the same in every block of a
+  /// cluster, whose rows split evenly among the blocks.
+  LogicalResult planMulticast();
   /// Reserves `bytes` of shared memory, 16-byte aligned; returns the offset.
   int64_t reserveShared(int64_t bytes);
 

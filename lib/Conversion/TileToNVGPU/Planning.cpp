@@ -151,7 +151,8 @@ LogicalResult KernelPlanner::run() {
       failed(planGemms()) || failed(planFragments()) ||
       failed(planParallels()) || failed(planReduces()) ||
       failed(planCopies()) || failed(planPipelined()) ||
-      failed(planWarpSpecialization()) || failed(planTurns()))
+      failed(planWarpSpecialization()) || failed(planMulticast()) ||
+      failed(planTurns()))
     return failure();
   return success();
 }
@@ -341,9 +342,11 @@ void KernelPlanner::planTensorMaps(ArrayRef<CopyOp> tmaCopies) {
     const SharedTilePlan &p = plan.sharedTiles.lookup(tile);
     unsigned arg = cast<BlockArgument>(global).getArgNumber();
     int64_t rank = cast<MemRefType>(global.getType()).getRank();
+    // A multicast load's box is its block's share of the rows
+    // (planMulticast checks that they divide).
+    int64_t rows = p.rows() / std::max<int64_t>(multicastParts(copy), 1);
     auto found = llvm::find_if(plan.tensorMaps, [&](const TensorMapPlan &t) {
-      return t.arg == arg && t.boxCols == p.panelCols() &&
-             t.boxRows == p.rows();
+      return t.arg == arg && t.boxCols == p.panelCols() && t.boxRows == rows;
     });
     if (found == plan.tensorMaps.end()) {
       TensorMapPlan t;
@@ -351,7 +354,7 @@ void KernelPlanner::planTensorMaps(ArrayRef<CopyOp> tmaCopies) {
       t.rank = rank;
       t.elementType = cast<SharedType>(tile.getType()).getElementType();
       t.boxCols = p.panelCols();
-      t.boxRows = p.rows();
+      t.boxRows = rows;
       t.swizzleBytes = p.layout.swizzleBytes;
       auto box = MemRefType::get(
           t.boxShape(), t.elementType, MemRefLayoutAttrInterface(),

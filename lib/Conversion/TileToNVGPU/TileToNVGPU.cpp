@@ -64,14 +64,20 @@ void KernelEmitter::emitFor(Value lb, Value ub,
 }
 
 Value KernelEmitter::sharedPanelView(Value tile, Value stage, int64_t panel,
-                                     int64_t rank) {
+                                     int64_t rank, int64_t rows,
+                                     Value firstRow) {
   const SharedTilePlan &p = plan.sharedTiles.lookup(tile);
   Value offset = arith::AddIOp::create(
       b, loc(), arith::MulIOp::create(b, loc(), stage, index(p.stageBytes())),
       index(p.offset + panel * p.panelBytes()));
+  if (firstRow)
+    offset = arith::AddIOp::create(
+        b, loc(), offset,
+        arith::MulIOp::create(b, loc(), firstRow,
+                              index(p.panelCols() * p.eltBytes())));
   Type elt = cast<SharedType>(tile.getType()).getElementType();
   SmallVector<int64_t> shape(rank - 2, 1);
-  shape.append({p.rows(), p.panelCols()});
+  shape.append({rows ? rows : p.rows(), p.panelCols()});
   auto type = MemRefType::get(
       shape, elt, MemRefLayoutAttrInterface(),
       gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup));
@@ -84,15 +90,27 @@ void KernelEmitter::emitTmaCopy(CopyOp copy, Value bars, Value barIndex,
   const SharedTilePlan &p = plan.sharedTiles.lookup(copy.getDest());
   unsigned tma = plan.copyTensorMap.lookup(copy);
   const TensorMapPlan &t = plan.tensorMaps[tma];
+  // A multicast load (Multicast.cpp): this block's share of the rows, into
+  // every block of the cluster.
+  int64_t parts = multicastParts(copy);
+  Value firstRow, mask;
+  if (parts > 1) {
+    firstRow = arith::MulIOp::create(b, loc(), clusterRank(), index(t.boxRows));
+    mask = arith::ConstantOp::create(
+        b, loc(), b.getI16IntegerAttr(static_cast<int16_t>((1 << parts) - 1)));
+  }
   for (int64_t panel = 0; panel < p.cols() / p.panelCols(); ++panel) {
-    Value view = sharedPanelView(copy.getDest(), stage, panel, t.rank);
+    Value view = sharedPanelView(copy.getDest(), stage, panel, t.rank,
+                                 t.boxRows, firstRow);
     // TMA coordinates are innermost first.
     SmallVector<Value> coords{arith::AddIOp::create(
         b, loc(), offsets.back(), index(panel * p.panelCols()))};
     for (int64_t d = t.rank - 2; d >= 0; --d)
       coords.push_back(offsets[d]);
+    if (firstRow)
+      coords[1] = arith::AddIOp::create(b, loc(), coords[1], firstRow);
     nvgpu::TmaAsyncLoadOp::create(b, loc(), view, bars, tensorMapArgs[tma],
-                                  coords, barIndex, Value(), Value());
+                                  coords, barIndex, mask, Value());
   }
 }
 

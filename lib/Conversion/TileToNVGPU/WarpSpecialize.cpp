@@ -26,6 +26,10 @@
 // synchronise among themselves on a named barrier (emitBarrier), which the
 // producer never reaches, instead of the block barrier at every iteration.
 //
+// A loop with a multicast load (Multicast.cpp) frees each stage in every
+// block of the cluster, and the rings are set up and left under the
+// cluster's barrier.
+//
 // The producer computes the loops' bounds and copy offsets itself: they are
 // recomputed from kernel arguments, block ids and constants
 // (planWarpSpecialization checks that they can be).
@@ -188,12 +192,18 @@ LogicalResult KernelEmitter::emitWarpSpecialized(
       for (int64_t s = 0; s < loop.getStageCount(); ++s) {
         nvgpu::MBarrierInitOp::create(b, l, ring.full, index(1), index(s),
                                       Value());
-        nvgpu::MBarrierInitOp::create(b, l, ring.empty, index(threads),
-                                      index(s), Value());
+        nvgpu::MBarrierInitOp::create(
+            b, l, ring.empty, index(stageReaders(loop)), index(s), Value());
       }
     });
   }
-  gpu::BarrierOp::create(b, l); // the whole block: the rings are ready
+  if (plan.multicast.enabled()) {
+    // The rings are ready in every block before any loads into another.
+    NVVM::FenceMbarrierInitOp::create(b, l);
+    emitClusterBarrier();
+  } else {
+    gpu::BarrierOp::create(b, l); // the whole block: the rings are ready
+  }
 
   Value isProducer = arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge,
                                            threadId, index(threads));
@@ -262,7 +272,15 @@ LogicalResult KernelEmitter::emitWarpSpecialized(
   if (int64_t regs = plan.warpSpecialization.consumerRegisters)
     NVVM::SetMaxRegisterOp::create(b, l, regs,
                                    NVVM::SetMaxRegisterAction::increase);
-  return consumerBody();
+  if (failed(consumerBody()))
+    return failure();
+  // No block leaves while another's multicast loads or stage releases may
+  // still reach its shared memory.
+  if (plan.multicast.enabled()) {
+    b.setInsertionPointAfter(roles);
+    emitClusterBarrier();
+  }
+  return success();
 }
 
 LogicalResult KernelEmitter::lowerConsumerLoop(PipelinedOp op) {
@@ -281,8 +299,12 @@ LogicalResult KernelEmitter::lowerConsumerLoop(PipelinedOp op) {
   setTurnIteration(it);
   Value slot = arith::RemUIOp::create(b, l, it, cStages);
   emitPhaseWait(ring.full, slot, arith::DivUIOp::create(b, l, it, cStages));
+  bool multicast = plan.multicast.loops.contains(op);
   auto release = [&](Value freed) {
-    nvgpu::MBarrierArriveOp::create(b, l, ring.empty, freed);
+    if (multicast)
+      releaseStageInCluster(ring.empty, freed);
+    else
+      nvgpu::MBarrierArriveOp::create(b, l, ring.empty, freed);
   };
   auto releasePrevious = [&] {
     Value hasPrev =

@@ -1332,3 +1332,23 @@ tile.kernel @k(%X: memref<?x?xf32>) grid [4] threads 128 cluster [4] {
     %m = tile.reduction max %x across cluster : !tile.fragment<4096xf32> -> f32
   }
 }
+
+// -----
+
+// A multicast load fills a whole shared tile from global memory, in a
+// kernel launched in clusters.
+tile.kernel @k(%X: memref<?x?xf16>) grid [2] threads 128 cluster [2] {
+  %c0 = arith.constant 0 : index
+  %f = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  // expected-error @+1 {{copy_c12: `multicast` loads a whole shared tile from global memory}}
+  tile.copy %X[%c0, %c0] -> %f multicast : memref<?x?xf16> -> !tile.fragment<64x64xf32>
+}
+
+// -----
+
+tile.kernel @k(%X: memref<?x?xf16>) grid [2] threads 128 {
+  %c0 = arith.constant 0 : index
+  %s = tile.alloc_shared : !tile.shared<64x64xf16>
+  // expected-error @+1 {{copy_c12: `multicast` shares a load among the blocks of a thread-block cluster; the kernel is not launched in clusters}}
+  tile.copy %X[%c0, %c0] -> %s multicast : memref<?x?xf16> -> !tile.shared<64x64xf16>
+}

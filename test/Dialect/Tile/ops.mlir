@@ -104,3 +104,12 @@ tile.kernel @rows_and_stores(%X: memref<?x?xf16>) grid [1] threads 128 {
   tile.copy %X[%c3, %c0] -> %s[%c3, %c0] : memref<?x?xf16> -> !tile.shared<8x1024xf16>
   tile.copy %s -> %X[%c0, %c0] : !tile.shared<8x1024xf16> -> memref<?x?xf16>
 }
+
+// A multicast load prints as it parses.
+// CHECK-LABEL: tile.kernel @multicast
+// CHECK: tile.copy %{{.*}}[%{{.*}}, %{{.*}}] -> %{{.*}} multicast : memref<?x?xf16> -> !tile.shared<64x64xf16>
+tile.kernel @multicast(%X: memref<?x?xf16>) grid [2] threads 128 cluster [2] {
+  %c0 = arith.constant 0 : index
+  %s = tile.alloc_shared : !tile.shared<64x64xf16>
+  tile.copy %X[%c0, %c0] -> %s multicast : memref<?x?xf16> -> !tile.shared<64x64xf16>
+}

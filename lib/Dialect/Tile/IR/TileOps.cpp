@@ -933,6 +933,17 @@ LogicalResult CopyOp::verify() {
                        "got ")
            << srcElt << " into " << dstElt
            << " (convert integers in a tile.parallel body)";
+  if (getMulticast()) {
+    if (!isTileLoad())
+      return emitOpError("copy_c12: `multicast` loads a whole shared tile "
+                         "from global memory");
+    auto kernel = (*this)->getParentOfType<KernelOp>();
+    if (kernel && !kernel.getCluster())
+      return emitOpError("copy_c12: `multicast` shares a load among the "
+                         "blocks of a thread-block cluster; the kernel is not "
+                         "launched in clusters (`cluster [X, Y, Z]` after its "
+                         "threads)");
+  }
   return success();
 }
 

@@ -532,6 +532,16 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
       tile, as in copy_c5). A vector that comes through a pipeline's ring
       as a one-row tile beside a matrix's, then is broadcast along the
       matrix's rows by tile.parallel (`%x[1]`).
+    - copy_c12: `multicast` loads a tile from global memory into a whole
+      shared tile once per thread-block cluster: the kernel runs in clusters
+      (`cluster [X, Y, Z]`), and every block of a cluster reads the same
+      tile (the offsets and the loop's bounds do not depend on the block ids
+      that the cluster spans; checked by the lowering, as are the rest).
+      Each block loads an equal share of the tile's rows (a multiple of 8)
+      into the shared memory of all of them: L2 serves the tile once per
+      cluster (a GEMM in clusters of 2 along N shares A's tiles). Only in a
+      warp-specialised loop, whose producer frees a stage in every block of
+      the cluster before refilling it.
 
     Example:
     ```mlir
@@ -543,6 +553,7 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
     tile.copy %xs[%c0, %c0] -> %x : !tile.shared<1x512xf16> -> !tile.fragment<512xf32>
     tile.copy %acc -> %C[%m0, %n0] through %c_s if TMA_STORE : !tile.fragment<128x256xf32> -> memref<?x?xf16> through !tile.shared<128x256xf16>
     tile.copy %acc -> %C[%m0, %n0] bounds [%end, %N] : !tile.fragment<128x128xf32> -> memref<?x?xf16>
+    tile.copy %A[%m0, %k0] -> %a multicast : memref<?x?xf16> -> !tile.shared<128x64xf16>
     ```
   }];
   let arguments = (ins Arg<AnyType, "", [MemRead]>:$source,
@@ -552,10 +563,11 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
                        Variadic<Index>:$bounds,
                        Arg<Optional<Tile_SharedType>, "",
                            [MemRead, MemWrite]>:$staging,
-                       OptionalAttr<Tile_SizeAttr>:$through_if);
+                       OptionalAttr<Tile_SizeAttr>:$through_if,
+                       UnitAttr:$multicast);
   let assemblyFormat = [{
     $source (`[` $source_offsets^ `]`)? `->` $dest (`[` $dest_offsets^ `]`)?
-    (`bounds` ` ` `[` $bounds^ `]`)? attr-dict custom<CopyTail>($staging, $through_if, ref($source),
+    (`bounds` ` ` `[` $bounds^ `]`)? (`multicast` $multicast^)? attr-dict custom<CopyTail>($staging, $through_if, ref($source),
                                ref($dest), type($source), type($dest),
                                type($staging))
   }];
