@@ -87,6 +87,23 @@ def softmax_config(n: int, dtype: str, rules: Mapping | None = None,
                      f"last rule should be unbounded)")
 
 
+def softmax_cluster_config(m: int, n: int, dtype: str,
+                           rules: Mapping | None = None) -> dict | None:
+    """The bindings of kernels/softmax_cluster.mlir's `softmax_cluster` for
+    `m` rows of `n` elements, each row split over the CX blocks of a
+    thread-block cluster (W columns a block) and read from memory once: the
+    first "softmax_cluster" rule whose max_m holds m and whose min_n and
+    CX * W hold n; None where no rule takes the problem (softmax_config's
+    kernel runs it)."""
+    for rule in (rules or load_rules()).get("softmax_cluster", []):
+        p = rule["params"]
+        if m > rule["max_m"] or n < rule.get("min_n", 1) or \
+                n > p["CX"] * p["W"]:
+            continue
+        return {**p, **_type_binding(dtype)}
+    return None
+
+
 def gemm_tiles(m: int, n: int, bm: int, bn: int) -> int:
     """Output tiles of a BM x BN tiling of an M x N result."""
     return math.ceil(m / bm) * math.ceil(n / bn)

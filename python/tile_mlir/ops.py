@@ -35,7 +35,8 @@ from .tune import OPS as _TUNED_OPS, flag_bindings, tune as _tune
 _KERNEL_FILES = {"softmax": "softmax.mlir", "gemm": "gemm.mlir",
                  "gemm_bias_gelu": "gemm_bias_gelu.mlir",
                  "attention": "flash_attention.mlir", "bmm": "bmm.mlir",
-                 "gemv": "gemv.mlir", "splitk": "gemm_splitk_reduce.mlir"}
+                 "gemv": "gemv.mlir", "splitk": "gemm_splitk_reduce.mlir",
+                 "softmax_cluster": "softmax_cluster.mlir"}
 _ACTIVATIONS = {None: None, "gelu_tanh": False, "gelu": True}
 
 _lock = threading.Lock()
@@ -142,8 +143,13 @@ def softmax(x, dim: int = -1):
     m = x2.shape[0]
     if m and n:
         device = x.device.index or 0
-        k = _choose("softmax", "softmax", dtype, (m, n), device,
-                    lambda: dispatch.softmax_config(n, dtype, rows=m))
+        cluster = dispatch.softmax_cluster_config(m, n, dtype)
+        if cluster is not None:
+            k = _choose("softmax_cluster", "softmax_cluster", dtype, (m, n),
+                        device, lambda: cluster)
+        else:
+            k = _choose("softmax", "softmax", dtype, (m, n), device,
+                        lambda: dispatch.softmax_config(n, dtype, rows=m))
         k.launch(x2, y)
     return y.reshape(x.shape)
 

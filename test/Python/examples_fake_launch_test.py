@@ -180,7 +180,7 @@ with tm.Runtime(0) as rt:
     run("gemm_cluster4 200x136x1000", gc.kernel("gemm_cluster4_f16"),
         v("f16", 200, 1000), v("f16", 1000, 136), v("f16", 200, 136))
 
-    sc = load(rt, "softmax_cluster")
+    sc = load(rt, "softmax_cluster", folder="")
     run("softmax_cluster 8x262144", sc.kernel("softmax_cluster_f16"),
         v("f16", 8, 262144), v("f16", 8, 262144))
     run("softmax_cluster 8x262145", sc.kernel("softmax_cluster_f16"),

@@ -15,7 +15,7 @@ import torch  # noqa: E402  (the stand-in)
 import tile_mlir.ops as ops  # noqa: E402
 
 ops.use_tuning_cache = False
-LAYOUT = ("TRANS_B", "GROUP", "CAUSAL", "ERF", "TC", "SPLIT")
+LAYOUT = ("TRANS_B", "GROUP", "CAUSAL", "ERF", "TC", "SPLIT", "CX")
 
 
 class Recorder:
@@ -110,8 +110,10 @@ call("attention 3-d", lambda: ops.attention(r(8, 128, 64), r(8, 128, 64),
                                             r(8, 128, 64)))
 call("softmax dim 0", lambda: ops.softmax(r(4, 4), dim=0))
 
-# The split-K GEMM (kernels/gemm_splitk_reduce.mlir) under a rule given
-# here (the package's rules take it where it was measured faster): its fp32
+# The softmax of few long rows in thread-block clusters
+# (kernels/softmax_cluster.mlir), and the split-K GEMM
+# (kernels/gemm_splitk_reduce.mlir), under rules given here (the package's
+# rules take them where they were measured faster). The GEMM's fp32
 # workspace is a [SPLIT, M, N] view of one buffer per stream and its
 # counters one i32 per output tile, both kept between calls and grown.
 from tile_mlir import dispatch  # noqa: E402
@@ -125,6 +127,13 @@ dispatch._rules_cache[str(dispatch.RULES_FILE)] = {**rules, "splitk": [
      "params": {"SPLIT": 2, "BM": 64, "BN": 64, "BK": 128, "STAGES": 6,
                 "THREADS": 128}}]}
 ops.clear()
+dispatch._rules_cache[str(dispatch.RULES_FILE)]["softmax_cluster"] = [
+    {"max_m": 64, "min_n": 65537,
+     "params": {"W": 32768, "CX": 8, "THREADS": 512}}]
+call("softmax of few long rows, in clusters",
+     lambda: ops.softmax(r(8, 262144)))
+call("softmax, a row past the cluster's", lambda: ops.softmax(r(8, 262145)))
+call("softmax, rows past the rule's", lambda: ops.softmax(r(65, 131072)))
 call("split-K x @ W.T", lambda: ops.gemm(r(16, 4096), r(4096, 4096).t()))
 call("split-K x @ W.T again, fewer rows",
      lambda: ops.gemm(r(8, 4096), r(4096, 4096).t()))

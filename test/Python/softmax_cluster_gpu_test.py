@@ -1,5 +1,5 @@
 """The softmax of long rows split over a thread-block cluster
-(kernels/examples/softmax_cluster.mlir, tile.reduction ... across cluster)
+(kernels/softmax_cluster.mlir, tile.reduction ... across cluster)
 on the GPU (softmax-cluster-gpu.test): rows of 1000 to 262144 columns,
 lengths that are and are not multiples of the chunks (chunks wholly past
 a row's end), f16 and bf16, against softmax in float64. With --time,
@@ -20,7 +20,7 @@ dev = torch.device("cuda")
 failed = 0
 
 module = tm.Runtime(0).load(
-    tm.compile(f"{kernels_dir}/examples/softmax_cluster.mlir"))
+    tm.compile(f"{kernels_dir}/softmax_cluster.mlir"))
 
 for name, dtype, (rows, cols) in [
         ("softmax_cluster_f16", torch.float16, (8, 262144)),
