@@ -10,7 +10,8 @@ import lit.formats
 
 # Run from the source tree without a build directory's site config, e.g. on
 # a GPU machine with prebuilt tools: `lit -Dtile_tools=DIR test/Integration`
-# where DIR holds tile-run, FileCheck and not.
+# where DIR holds tile-run, FileCheck and not, and DIR/../lib the runtime's
+# and the Python package's libraries.
 if not hasattr(config, "tile_obj_root"):
     import lit.llvm
     if "tile_tools" not in lit_config.params:
@@ -24,6 +25,13 @@ if not hasattr(config, "tile_obj_root"):
     config.cuda_bin_dir = os.path.join(
         os.environ.get("CUDA_HOME", "/usr/local/cuda"), "bin")
     lit.llvm.initialize(lit_config, config)
+    # The tools' run path names the build machine's lib/: they, the GPU
+    # probe below and the tests find the runtime's libraries in DIR/../lib.
+    library_path = os.pathsep.join(
+        p for p in (os.path.abspath(os.path.join(tools, "..", "lib")),
+                    os.environ.get("LD_LIBRARY_PATH")) if p)
+    os.environ["LD_LIBRARY_PATH"] = library_path
+    config.environment["LD_LIBRARY_PATH"] = library_path
 
 from lit.llvm import llvm_config
 
