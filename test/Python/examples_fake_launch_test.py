@@ -165,6 +165,10 @@ with tm.Runtime(0) as rt:
             sw4.kernel("gemm_w4a16_swapab_f16"), v("f16", m, k),
             v("i8", n, (k + 255) // 256 * 128),
             v("f32", (k + 127) // 128, n), v("f16", n, m))
+    run("gemm_w4a16_swapab_splitk 16x4096x4096",
+        sw4.kernel("gemm_w4a16_swapab_splitk_f16"), v("f16", 16, 4096),
+        v("i8", 4096, 2048), v("f32", 32, 4096), v("f16", 4096, 16),
+        v("f32", 2, 4096, 16), v("i32", 64))
 
     sw8 = load(rt, "gemm_w8a16_swapab")
     run("gemm_w8a16_swapab_splitk 16x4096x4096",

@@ -226,6 +226,31 @@ for name, dtype, shapes in (
         failed += not ok
         print(f"w4a16 swapab {name} {m}x{n}x{k}: "
               f"{'ok' if ok else f'FAILED rel {err:.3g}'}")
+# Its split-K twin: three launches on the same counters, each correct and
+# leaving them zero (SPLIT 4 over K = 1040: five blocks of 256, an empty
+# split).
+for name, dtype, split, shapes in (
+        ("splitk_f16", torch.float16, 2, ((16, 4096, 4096), (5, 300, 1040))),
+        ("splitk_bf16", torch.bfloat16, 3, ((7, 520, 4096),)),
+        ("splitk4_f16", torch.float16, 4, ((16, 136, 1040),))):
+    kernel = sw4.kernel(f"gemm_w4a16_swapab_{name}")
+    for m, n, k in shapes:
+        x = torch.randn(m, k, device="cuda").to(dtype)
+        q, s, dense = int4_weights(n, k, 1 / (8 * k ** 0.5))
+        work = torch.empty(split, n, m, device="cuda")
+        count = torch.zeros(-(-n // 64) * -(-m // 16), device="cuda",
+                            dtype=torch.int32)
+        ref = x.double() @ dense.double().t()
+        worst = 0.0
+        for _ in range(3):
+            yt = torch.full((n, m), float("nan"), device="cuda", dtype=dtype)
+            kernel.launch(x, q, s, yt, work, count)
+            err = ((yt.t().double() - ref).norm() / ref.norm()).item()
+            worst = max(worst, err if err == err else float("inf"))
+        ok = worst < 1e-2 and int(count.abs().sum()) == 0
+        failed += not ok
+        print(f"w4a16 swapab {name} {m}x{n}x{k}: "
+              f"{'ok' if ok else f'FAILED rel {worst:.3g}, counters {count.abs().sum().item()}'}")
 if "--time" in sys.argv:
     from tile_mlir.timing import l2_flush, median_in_turns
     flush = l2_flush()
@@ -300,6 +325,23 @@ if "--time" in sys.argv:
         o, p = median_in_turns([ours, peer], flush=flush)
         print(f"time w8a16 swapab splitk {m}x{n}x{k}: ours {o * 1e3:.1f} us, "
               f"torch fp16 {p * 1e3:.1f} us, peer/ours {p / o:.3f}")
+    for m, n, k, split in ((16, 4096, 4096, 4), (16, 11008, 4096, 2),
+                           (16, 14336, 4096, 2), (16, 4096, 14336, 4)):
+        x = torch.randn(m, k, device="cuda", dtype=torch.float16)
+        q, s, dense = int4_weights(n, k, 1e-3)
+        w = dense.half()
+        yt = torch.empty(n, m, device="cuda", dtype=torch.float16)
+        work = torch.empty(split, n, m, device="cuda")
+        count = torch.zeros(-(-n // 64) * -(-m // 16), device="cuda",
+                            dtype=torch.int32)
+        name = "splitk4_f16" if split == 4 else "splitk_f16"
+        ours = sw4.kernel(f"gemm_w4a16_swapab_{name}").prepare(
+            x, q, s, yt, work, count)
+        peer = lambda: x @ w.t()  # noqa: E731
+        o, p = median_in_turns([ours, peer], flush=flush)
+        print(f"time w4a16 swapab splitk {split} {m}x{n}x{k}: ours "
+              f"{o * 1e3:.1f} us, torch fp16 {p * 1e3:.1f} us, peer/ours "
+              f"{p / o:.3f}")
     for n, k in ((4096, 4096), (11008, 4096), (14336, 4096), (4096, 14336)):
         x = torch.randn(1, k, device="cuda", dtype=torch.float16)
         q, s, dense = int8_weights(n, k, 1e-3)
