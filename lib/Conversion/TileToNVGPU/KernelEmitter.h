@@ -135,6 +135,9 @@ private:
   /// Frees ring slot `slot` of empty barriers `bars` in every block of the
   /// cluster: lane q of each warp arrives on block q's barrier.
   void releaseStageInCluster(Value bars, Value slot);
+  /// emitPhaseWait in a kernel with multicast loads: polls without a
+  /// suspend-time hint (`parity` an index, 0 or 1).
+  void emitClusterPhaseWait(Value bars, Value slot, Value parity);
   /// Issues the TMA loads of `copy` (all panels) into stage `stage`,
   /// completing on barrier `barIndex` of `bars`; `offsets` are the copy's
   /// source offsets, lowered.

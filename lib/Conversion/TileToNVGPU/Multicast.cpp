@@ -17,6 +17,9 @@
 //             the empty barrier of the block of rank q (mapa, then
 //             mbarrier.arrive.release.cluster), after the warp is
 //             converged (bar.warp.sync).
+//   waits     poll their barrier without a suspend-time hint: a phase that
+//             another block's arrival or multicast completes need not wake
+//             a thread suspended on it before the hint runs out.
 //   set-up    the barriers' initialisation is released to the cluster
 //             (fence.mbarrier_init) and the cluster's barrier taken before
 //             any block issues a load into another; the cluster's barrier
@@ -140,4 +143,16 @@ void KernelEmitter::releaseStageInCluster(Value bars, Value slot) {
               "\n\t}",
               "r,r");
   });
+}
+
+void KernelEmitter::emitClusterPhaseWait(Value bars, Value slot, Value parity) {
+  Location l = loc();
+  Value address =
+      nvgpu::MBarrierGetOp::create(b, l, b.getI32Type(), bars, slot);
+  Value phase = arith::IndexCastUIOp::create(b, l, b.getI32Type(), parity);
+  inlinePtx(b, l, Type(), ValueRange{address, phase},
+            "{\n\t.reg .pred p;\n\tLAB_WAIT:\n\t"
+            "mbarrier.try_wait.parity.shared::cta.b64 p, [$0], $1;\n\t"
+            "@!p bra LAB_WAIT;\n\t}",
+            "r,r");
 }

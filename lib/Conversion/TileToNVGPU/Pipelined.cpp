@@ -93,6 +93,11 @@ void KernelEmitter::issueStageLoads(PipelinedOp op, ArrayRef<CopyOp> loads,
 
 void KernelEmitter::emitPhaseWait(Value bars, Value slot, Value round) {
   Location l = loc();
+  if (plan.multicast.enabled()) {
+    emitClusterPhaseWait(bars, slot,
+                         arith::RemUIOp::create(b, l, round, index(2)));
+    return;
+  }
   Value parity = arith::IndexCastOp::create(
       b, l, b.getI1Type(), arith::RemUIOp::create(b, l, round, index(2)));
   nvgpu::MBarrierTryWaitParityOp::create(b, l, bars, parity,

@@ -1,5 +1,6 @@
 // RUN: tile-opt %s --tile-infer-layouts --tile-keep-gemms-in-flight --tile-plan-waits --convert-tile-to-nvgpu | FileCheck %s
 // RUN: tile-opt %s --tile-infer-layouts --tile-keep-gemms-in-flight --tile-plan-waits --tile-to-ptx | FileCheck %s --check-prefix=PTX
+// RUN: tile-opt %s --tile-infer-layouts --tile-keep-gemms-in-flight --tile-plan-waits --convert-tile-to-nvgpu | FileCheck %s --check-prefix=WAIT
 
 // A warp-specialised GEMM in clusters of 2 blocks along N: both blocks of a
 // cluster read the same tile of A (its offsets depend on block_id y only),
@@ -63,6 +64,10 @@
 // PTX: .reqnctapercluster 2, 1, 1
 // PTX: fence.mbarrier_init.release.cluster;
 // PTX: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster
+// Every wait of the rings polls without a suspend-time hint.
+// WAIT-NOT: nvgpu.mbarrier.try_wait.parity
+// WAIT-COUNT-2: mbarrier.try_wait.parity.shared::cta.b64 p, [$0], $1;\0A\09@!p bra LAB_WAIT;
+// WAIT-NOT: nvgpu.mbarrier.try_wait.parity
 // PTX: mapa.shared::cluster.u32
 // PTX: mbarrier.arrive.release.cluster.shared::cluster.b64
 // PTX: barrier.cluster.arrive.aligned;
