@@ -148,6 +148,8 @@ bool isTmaLoad(CopyOp copy);
 /// global memory into the shared tile `tile` (the loop whose current stage
 /// `op` reads), or null.
 PipelinedOp fillingLoop(Operation *op, Value tile);
+/// The blocks of one of `kernel`'s thread-block clusters (1 without).
+int64_t clusterBlocks(KernelOp kernel);
 /// The blocks among which a `multicast` copy shares its tile (each loads
 /// that part of its rows): the kernel's cluster; 1 for any other copy.
 int64_t multicastParts(CopyOp copy);

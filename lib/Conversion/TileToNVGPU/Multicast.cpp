@@ -39,14 +39,16 @@
 using namespace mlir;
 using namespace mlir::tile;
 
-int64_t mlir::tile::multicastParts(CopyOp copy) {
-  if (!copy.getMulticast())
-    return 1;
+int64_t mlir::tile::clusterBlocks(KernelOp kernel) {
   int64_t blocks = 1;
-  if (auto kernel = copy->getParentOfType<KernelOp>())
-    for (int64_t d : kernel.getClusterShape())
-      blocks *= d;
+  for (int64_t d : kernel.getClusterShape())
+    blocks *= d;
   return blocks;
+}
+
+int64_t mlir::tile::multicastParts(CopyOp copy) {
+  auto kernel = copy->getParentOfType<KernelOp>();
+  return copy.getMulticast() && kernel ? clusterBlocks(kernel) : 1;
 }
 
 /// The first block id in the computation of `v` (through any ops) along a

@@ -344,7 +344,7 @@ void KernelPlanner::planTensorMaps(ArrayRef<CopyOp> tmaCopies) {
     int64_t rank = cast<MemRefType>(global.getType()).getRank();
     // A multicast load's box is its block's share of the rows
     // (planMulticast checks that they divide).
-    int64_t rows = p.rows() / std::max<int64_t>(multicastParts(copy), 1);
+    int64_t rows = p.rows() / multicastParts(copy);
     auto found = llvm::find_if(plan.tensorMaps, [&](const TensorMapPlan &t) {
       return t.arg == arg && t.boxCols == p.panelCols() && t.boxRows == rows;
     });

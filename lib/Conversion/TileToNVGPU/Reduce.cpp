@@ -212,21 +212,17 @@ LogicalResult KernelEmitter::lowerReduction(ReductionOp op) {
             ctx, static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared)),
         word);
     emitIf(isLeader(), [&] { LLVM::StoreOp::create(b, l, acc, local); });
-    NVVM::ClusterArriveOp::create(b, l, b.getUnitAttr());
-    NVVM::ClusterWaitOp::create(b, l, b.getUnitAttr());
-    int64_t blocks = 1;
-    for (int64_t d : kernel.getClusterShape())
-      blocks *= d;
+    emitClusterBarrier();
     acc = identity(b, l, kind, t);
     auto clusterPtr = LLVM::LLVMPointerType::get(
         ctx, static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster));
-    for (int64_t rank = 0; rank < blocks; ++rank) {
+    for (int64_t rank = 0, blocks = clusterBlocks(kernel); rank < blocks;
+         ++rank) {
       Value remote =
           NVVM::MapaOp::create(b, l, clusterPtr, local, i32(rank)).getRes();
       acc = combine(b, l, kind, acc, LLVM::LoadOp::create(b, l, t, remote));
     }
-    NVVM::ClusterArriveOp::create(b, l, b.getUnitAttr());
-    NVVM::ClusterWaitOp::create(b, l, b.getUnitAttr());
+    emitClusterBarrier();
   }
   map.map(op.getResult(), acc);
   return success();
