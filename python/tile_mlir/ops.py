@@ -308,16 +308,13 @@ def _gemm_2d(a, b, dtype, bias, activation, c=None):
     a = _tma_rows(a)
     b = b.t() if trans_b else _tma_rows(b)
     out = c if _tma_ready(c) else _padded_empty(m, n, c)
-    if bias is None and _splitk(a, b, out, trans_b, dtype, device):
-        if out is not c:
-            c.copy_(out)
-        return c
     flags = {"trans_b": True} if trans_b else {}
     rule = lambda: dispatch.gemm_config(m, n, kk, dtype)  # noqa: E731
     if bias is None:
-        k = _choose("gemm", "gemm", dtype, (m, n, kk), device,
-                    lambda: {**rule(), "TC": dtype}, out=dtype, **flags)
-        k.launch(a, b, out)
+        if not _splitk(a, b, out, trans_b, dtype, device):
+            k = _choose("gemm", "gemm", dtype, (m, n, kk), device,
+                        lambda: {**rule(), "TC": dtype}, out=dtype, **flags)
+            k.launch(a, b, out)
     else:
         erf = _ACTIVATIONS[activation]
         k = _choose("gemm_bias_gelu", "gemm_bias_gelu", dtype, (m, n, kk),

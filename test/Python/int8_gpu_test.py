@@ -100,6 +100,25 @@ for name, dtype, shapes in (
         failed += not ok
         print(f"w8a16 swapab {name} {m}x{n}x{k}: "
               f"{'ok' if ok else f'FAILED rel {err:.3g}'}")
+
+
+def splitk_launches(kernel, x, q, s, ref, split, bm):
+    """Launches a split-K swap-AB kernel three times on one workspace and
+    one set of counters; the worst relative error of Y^T's transpose
+    against `ref` (inf for a NaN) and what the counters were left at."""
+    (m, _), n = x.shape, q.shape[0]
+    work = torch.empty(split, n, m, device="cuda")
+    count = torch.zeros(-(-n // 64) * -(-m // bm), device="cuda",
+                        dtype=torch.int32)
+    worst = 0.0
+    for _ in range(3):
+        yt = torch.full((n, m), float("nan"), device="cuda", dtype=x.dtype)
+        kernel.launch(x, q, s, yt, work, count)
+        err = ((yt.t().double() - ref).norm() / ref.norm()).item()
+        worst = max(worst, err if err == err else float("inf"))
+    return worst, int(count.abs().sum())
+
+
 # Its split-K twin: three launches on the same counters, each correct and
 # leaving them zero.
 for name, dtype, split, bm, shapes in (
@@ -111,20 +130,12 @@ for name, dtype, split, bm, shapes in (
         x = torch.randn(m, k, device="cuda").to(dtype)
         q = torch.randint(-127, 128, (n, k), device="cuda", dtype=torch.int8)
         s = torch.rand(n, device="cuda") / (64 * k ** 0.5) + 1e-4
-        work = torch.empty(split, n, m, device="cuda")
-        count = torch.zeros(-(-n // 64) * -(-m // bm), device="cuda",
-                            dtype=torch.int32)
         ref = x.double() @ (q.double() * s.double()[:, None]).t()
-        worst = 0.0
-        for _ in range(3):
-            yt = torch.full((n, m), float("nan"), device="cuda", dtype=dtype)
-            kernel.launch(x, q, s, yt, work, count)
-            err = ((yt.t().double() - ref).norm() / ref.norm()).item()
-            worst = max(worst, err if err == err else float("inf"))
-        ok = worst < 1e-2 and int(count.abs().sum()) == 0
+        worst, left = splitk_launches(kernel, x, q, s, ref, split, bm)
+        ok = worst < 1e-2 and left == 0
         failed += not ok
         print(f"w8a16 swapab splitk {name} {m}x{n}x{k}: "
-              f"{'ok' if ok else f'FAILED rel {worst:.3g}, counters {count.abs().sum().item()}'}")
+              f"{'ok' if ok else f'FAILED rel {worst:.3g}, counters {left}'}")
 # The weight-only int8 matrix-vector product (gemv_w8a16.mlir, M = 1):
 # y = (Q * s) . x against the fp32 product, N not a multiple of the tile.
 gw8 = rt.load(tm.compile(f"{kernels_dir}/examples/gemv_w8a16.mlir"))
@@ -237,20 +248,12 @@ for name, dtype, split, shapes in (
     for m, n, k in shapes:
         x = torch.randn(m, k, device="cuda").to(dtype)
         q, s, dense = int4_weights(n, k, 1 / (8 * k ** 0.5))
-        work = torch.empty(split, n, m, device="cuda")
-        count = torch.zeros(-(-n // 64) * -(-m // 16), device="cuda",
-                            dtype=torch.int32)
         ref = x.double() @ dense.double().t()
-        worst = 0.0
-        for _ in range(3):
-            yt = torch.full((n, m), float("nan"), device="cuda", dtype=dtype)
-            kernel.launch(x, q, s, yt, work, count)
-            err = ((yt.t().double() - ref).norm() / ref.norm()).item()
-            worst = max(worst, err if err == err else float("inf"))
-        ok = worst < 1e-2 and int(count.abs().sum()) == 0
+        worst, left = splitk_launches(kernel, x, q, s, ref, split, 16)
+        ok = worst < 1e-2 and left == 0
         failed += not ok
         print(f"w4a16 swapab {name} {m}x{n}x{k}: "
-              f"{'ok' if ok else f'FAILED rel {worst:.3g}, counters {count.abs().sum().item()}'}")
+              f"{'ok' if ok else f'FAILED rel {worst:.3g}, counters {left}'}")
 if "--time" in sys.argv:
     from tile_mlir.timing import l2_flush, median_in_turns
     flush = l2_flush()
