@@ -51,7 +51,7 @@
 // CHECK: scf.if %[[SIGNAL]] {
 // CHECK: nvgpu.mbarrier.get %[[EMPTY]]
 // CHECK: mapa.shared::cluster.u32 r, $0, $1;
-// CHECK-SAME: mbarrier.arrive.release.cluster.shared::cluster.b64 _, [r];
+// CHECK-SAME: mbarrier.arrive.shared::cluster.b64 _, [r];
 // CHECK-NOT: nvgpu.mbarrier.arrive %[[EMPTY]]
 // No block leaves before the others are done with its shared memory.
 // CHECK: nvgpu.tma.async.store
@@ -69,7 +69,7 @@
 // WAIT-COUNT-2: mbarrier.try_wait.parity.shared::cta.b64 p, [$0], $1;\0A\09@!p bra LAB_WAIT;
 // WAIT-NOT: nvgpu.mbarrier.try_wait.parity
 // PTX: mapa.shared::cluster.u32
-// PTX: mbarrier.arrive.release.cluster.shared::cluster.b64
+// PTX: mbarrier.arrive.shared::cluster.b64
 // PTX: barrier.cluster.arrive.aligned;
 tile.kernel @mc(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf16>)
     grid [%C[1] / 256, %C[0] / 128] threads 256 cluster [2] {
