@@ -262,7 +262,8 @@ def gemv_config(n: int, k: int, dtype: str, trans_b: bool,
                 rules: Mapping | None = None) -> dict | None:
     """The bindings of kernels/gemv.mlir's `gemv` for y[N] = x[K] . B
     (B [K, N], or with `trans_b` the [N, K] rows of x @ W.T), or None
-    where no rule takes the problem (it then runs as a GEMM of one row)."""
+    where no rule takes the problem (it then runs as a GEMM of one row).
+    Bindings with SPLIT are `gemv_splitk`'s (gemv_kernel)."""
     if min(n, k) < 1:
         raise ValueError(f"gemv needs N and K at least 1, got {n} and {k}")
     for rule in (rules or load_rules()).get("gemv", []):
@@ -272,6 +273,12 @@ def gemv_config(n: int, k: int, dtype: str, trans_b: bool,
         return {**rule["params"], "TRANS_B": bool(trans_b),
                 **_type_binding(dtype)}
     return None
+
+
+def gemv_kernel(config: Mapping) -> str:
+    """The kernel of gemv.mlir that gemv_config's bindings are for: K
+    split over SPLIT blocks where they bind SPLIT, else the plain one."""
+    return "gemv_splitk" if "SPLIT" in config else "gemv"
 
 
 def splitk_config(m: int, n: int, k: int, dtype: str, trans_b: bool,

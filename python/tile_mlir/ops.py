@@ -344,8 +344,9 @@ def _single_row(v):
 
 
 def _gemv(a, b, c, trans_b: bool, dtype, device) -> bool:
-    """c = a @ b (a [1, K]) in one launch of kernels/gemv.mlir where
-    a dispatch rule takes the problem and every operand is read in place
+    """c = a @ b (a [1, K]) in one launch of kernels/gemv.mlir (its
+    gemv, or gemv_splitk where the rule splits K) where a dispatch rule
+    takes the problem and every operand is read in place
     (b as TMA reads it, or, with `trans_b` (_k_major), its transpose for
     x @ W.T); False, launching nothing, otherwise."""
     n, kk = b.shape[1], a.shape[1]
@@ -356,10 +357,20 @@ def _gemv(a, b, c, trans_b: bool, dtype, device) -> bool:
     if config is None:
         return False
     flags = {"trans_b": True} if trans_b else {}
-    k = _choose("gemv", "gemv", dtype, (n, kk), device, lambda: config,
+    name = dispatch.gemv_kernel(config)
+    k = _choose("gemv", name, dtype, (n, kk), device, lambda: config,
                 **flags)
-    k.launch(_single_row(a[0]), b.t() if trans_b else b,
-             _single_row(c[0]))
+    operands = [_single_row(a[0]), b.t() if trans_b else b,
+                _single_row(c[0])]
+    if name == "gemv_splitk":
+        # K over SPLIT blocks: their fp32 partial rows (padded to 16
+        # bytes) and one counter per BN outputs, as _splitk's.
+        split = config["SPLIT"]
+        row = -(-n * 4 // _TMA_ALIGN) * _TMA_ALIGN // 4
+        space, counters = _splitk_buffers(a.device, split * row,
+                                          -(-n // config["BN"]))
+        operands += [space.as_strided((split, n), (row, 1)), counters]
+    k.launch(*operands)
     return True
 
 

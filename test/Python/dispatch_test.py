@@ -183,7 +183,8 @@ for t in ("f16", "bf16"):
                        fmt="ptx")
             compiled += 1
     for rule in rules["gemv"]:
-        tm.compile(f"{kernels}/gemv.mlir", kernels=["gemv"],
+        tm.compile(f"{kernels}/gemv.mlir",
+                   kernels=[d.gemv_kernel(rule["params"])],
                    params={**rule["params"], "TRANS_B": rule["trans_b"],
                            "T": t}, fmt="ptx")
         compiled += 1

@@ -149,3 +149,18 @@ call("x @ W.T with a bias: the fused GEMM", lambda: ops.gemm(r(16, 4096),
                                                r(4096, 4096).t(),
                                                bias=r(4096),
                                                activation="gelu"))
+
+# A single row through gemv_splitk where the gemv rule binds SPLIT: its
+# fp32 workspace is a [SPLIT, N] view of the same per-stream buffer (rows
+# padded to 16 bytes) and its counters one i32 per BN outputs.
+dispatch._rules_cache[str(dispatch.RULES_FILE)]["gemv"] = [
+    {"trans_b": False, "max_n": 8191,
+     "params": {"SPLIT": 2, "BN": 64, "BK": 128, "STAGES": 4,
+                "THREADS": 256}},
+    *rules["gemv"]]
+ops.clear()
+call("one row x @ W, K split", lambda: ops.gemm(r(1, 4096), r(4096, 4104)))
+call("one row x @ W, past the split rule's N",
+     lambda: ops.gemm(r(1, 4096), r(4096, 8192)))
+call("one row x @ W.T, not split", lambda: ops.gemm(r(1, 4096),
+                                                     r(4096, 4096).t()))

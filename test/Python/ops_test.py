@@ -93,10 +93,11 @@ for dtype, n, k in ((torch.float16, 4096, 4096), (torch.float16, 4099, 4104),
     w = torch.randn(n, k, dtype=dtype, device="cuda")
     check(f"gemm one row x@W.T {dtype} 1x{n}x{k}", ops.gemm(x, w.t()),
           (x.double() @ w.double().t()).float())
-x = torch.randn(1, 1001, dtype=torch.float16, device="cuda")
-b = torch.randn(1001, 8200, dtype=torch.float16, device="cuda")
-check("gemm one row 1x8200x1001", ops.gemm(x, b),
-      (x.double() @ b.double()).float())
+for n, k in ((8200, 1001), (4096, 4096), (4104, 1000)):
+    x = torch.randn(1, k, dtype=torch.float16, device="cuda")
+    b = torch.randn(k, n, dtype=torch.float16, device="cuda")
+    check(f"gemm one row 1x{n}x{k}", ops.gemm(x, b),
+          (x.double() @ b.double()).float())
 x = torch.randn(1, 1, 4096, dtype=torch.float16, device="cuda")
 w = torch.randn(4096, 4096, dtype=torch.float16, device="cuda")
 check("gemm one row [1, 1, K] @ W.T", ops.gemm(x, w.t()),

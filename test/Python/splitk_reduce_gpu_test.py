@@ -14,11 +14,15 @@ the dispatch's split-K rules are chosen from.
 
 Usage: splitk_reduce_gpu_test.py KERNELS_DIR [--time] [--sweep]
 """
+import os
 import sys
 
 import torch
 
 import tile_mlir as tm
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "Inputs"))
+from split_launches import split_launch_problems  # noqa: E402
 
 kernels_dir = sys.argv[1]
 torch.manual_seed(0)
@@ -64,24 +68,9 @@ for name, (m, n, k) in [("gemm_splitk_reduce_f16", (16, 4096, 4096)),
     w, count = buffers(name, m, n)
     ref = a.double() @ (b.double().t() if trans_b else b.double())
     tol = 4e-3 if t == torch.float16 else 2e-2
-    first = None
-    for launch in range(3):
-        c.fill_(float("nan"))
-        module.kernel(name).launch(a, b, c, w, count)
-        torch.cuda.synchronize()
-        err = ((c.double() - ref).norm() / ref.norm()).item()
-        problems = []
-        if not err < tol:
-            problems.append(f"rel {err:.3g}")
-        if int(count.abs().sum()) != 0:
-            problems.append(f"counters left at {count.nonzero().numel()} "
-                            "nonzero")
-        if first is None:
-            first = c.clone()
-        elif not torch.equal(c.view(torch.int16), first.view(torch.int16)):
-            problems.append(f"launch {launch} differs from the first")
-        if problems:
-            break
+    problems = split_launch_problems(
+        lambda: module.kernel(name).launch(a, b, c, w, count),  # noqa: B023
+        c, count, ref, tol)
     failed += bool(problems)
     print(f"{name} {m}x{n}x{k}: "
           f"{'ok' if not problems else 'FAILED ' + ', '.join(problems)}")
