@@ -575,6 +575,12 @@ LogicalResult KernelEmitter::lowerCopyWait(CopyWaitOp op) {
 }
 
 LogicalResult KernelEmitter::lowerCopy(CopyOp op) {
+  // An `after_loops` tile may lie over a loop's stages that other warps
+  // still read (their last wgmma, a row of the last stage): every thread
+  // that runs the code after the loops is past them first.
+  if (isa<SharedType>(op.getDest().getType()) &&
+      plan.sharedTiles.lookup(op.getDest()).afterLoops)
+    emitBarrier();
   switch (plan.copyPaths.lookup(op)) {
   case CopyPath::AsyncRows:
     return lowerAsyncRowCopy(op);

@@ -29,6 +29,10 @@ namespace mlir::tile {
 struct SharedTilePlan {
   int64_t offset = 0;
   int64_t stages = 1;
+  /// `after_loops`: the tile may share its bytes with tiles that are dead
+  /// after the kernel's pipelined loops; writes into it wait for the
+  /// threads that may still read those (KernelEmitter::copySharedFragment).
+  bool afterLoops = false;
   /// One stage's layout (TileTarget::getSharedTileLayout).
   SwizzledPanels layout;
   int64_t rows() const { return layout.rows; }
@@ -37,6 +41,7 @@ struct SharedTilePlan {
   int64_t panelCols() const { return layout.panelCols(); }
   int64_t panelBytes() const { return layout.panelBytes(); }
   int64_t stageBytes() const { return layout.bytes(); }
+  int64_t endOffset() const { return offset + stages * stageBytes(); }
 };
 
 /// A TMA descriptor parameter of the kernel: over kernel argument `arg`, with

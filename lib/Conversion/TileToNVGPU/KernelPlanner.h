@@ -52,6 +52,11 @@ private:
                                   DenseMap<Value, int64_t> &stagesOf);
   void planTensorMaps(ArrayRef<CopyOp> tmaCopies);
   LogicalResult planSharedTiles();
+  /// The plan of one shared tile, but its offset.
+  LogicalResult planSharedTile(AllocSharedOp alloc,
+                               const DenseMap<Value, int64_t> &stagesOf);
+  /// Offsets for the `after_loops` tiles, over tiles dead by their uses.
+  void placeAfterLoops(ArrayRef<AllocSharedOp> tiles);
   LogicalResult planFragments();
   LogicalResult planGemms();
   LogicalResult planParallels();

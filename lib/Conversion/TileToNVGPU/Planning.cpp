@@ -264,32 +264,108 @@ KernelPlanner::collectBulkCopies(SmallVectorImpl<CopyOp> &tmaCopies,
   return failure(walk.wasInterrupted());
 }
 
+LogicalResult
+KernelPlanner::planSharedTile(AllocSharedOp alloc,
+                              const DenseMap<Value, int64_t> &stagesOf) {
+  SharedType type = alloc.getType();
+  if (type.getShape().size() != 2)
+    return alloc.emitOpError()
+           << target.getChip() << " lowers 2-d shared tiles, got rank "
+           << type.getShape().size();
+  int64_t rows = type.getShape()[0], cols = type.getShape()[1];
+  std::string why = target.checkSharedTile(rows, cols, type.getElementType());
+  if (!why.empty())
+    return alloc.emitOpError(why);
+  SharedTilePlan p;
+  p.layout =
+      target.getSharedTileLayout(rows, cols, bytesOf(type.getElementType()));
+  p.stages = stagesOf.lookup(alloc.getResult());
+  if (p.stages == 0)
+    p.stages = 1;
+  p.afterLoops = alloc.getAfterLoops();
+  plan.sharedTiles[alloc.getResult()] = p;
+  return success();
+}
+
+/// The positions in `body` of the first and the last op that uses `tile`
+/// (or holds a use).
+static std::pair<int64_t, int64_t>
+liveRange(Value tile, Block &body, const DenseMap<Operation *, int64_t> &at) {
+  int64_t first = INT64_MAX, last = -1;
+  for (Operation *user : tile.getUsers())
+    if (Operation *top = body.findAncestorOpInBlock(*user)) {
+      first = std::min(first, at.lookup(top));
+      last = std::max(last, at.lookup(top));
+    }
+  return {first, last};
+}
+
+void KernelPlanner::placeAfterLoops(ArrayRef<AllocSharedOp> tiles) {
+  if (tiles.empty())
+    return;
+  Block &body = kernel.getBodyBlock();
+  DenseMap<Operation *, int64_t> at;
+  for (auto [i, op] : llvm::enumerate(body))
+    at[&op] = static_cast<int64_t>(i);
+  // Each tile takes the lowest aligned offset (0, or the end of a placed
+  // tile) where it overlaps no placed tile whose uses interleave with its
+  // own: its uses all follow the loops (alloc_c4), so their stages are
+  // free.
+  SmallVector<Value> placed;
+  for (auto &[tile, p] : plan.sharedTiles)
+    if (!p.afterLoops)
+      placed.push_back(tile);
+  int64_t align = target.getSharedTileAlignment();
+  for (AllocSharedOp alloc : tiles) {
+    Value tile = alloc.getResult();
+    SharedTilePlan &p = plan.sharedTiles[tile];
+    auto [first, last] = liveRange(tile, body, at);
+    SmallVector<Value> conflicts;
+    for (Value other : placed) {
+      auto [otherFirst, otherLast] = liveRange(other, body, at);
+      if (otherFirst <= last && first <= otherLast)
+        conflicts.push_back(other);
+    }
+    SmallVector<int64_t> candidates{0};
+    for (Value other : placed)
+      candidates.push_back(
+          llvm::alignTo(plan.sharedTiles[other].endOffset(), align));
+    llvm::sort(candidates);
+    int64_t bytes = p.stages * p.stageBytes();
+    for (int64_t offset : candidates) {
+      bool free = llvm::none_of(conflicts, [&](Value other) {
+        const SharedTilePlan &o = plan.sharedTiles[other];
+        return offset < o.endOffset() && o.offset < offset + bytes;
+      });
+      if (free) {
+        p.offset = offset;
+        break;
+      }
+    }
+    plan.sharedBytes = std::max(plan.sharedBytes, p.endOffset());
+    placed.push_back(tile);
+  }
+}
+
 LogicalResult KernelPlanner::planSharedTiles() {
   Block &body = kernel.getBodyBlock();
   SmallVector<CopyOp> tmaCopies;
   DenseMap<Value, int64_t> stagesOf;
   if (failed(collectBulkCopies(tmaCopies, stagesOf)))
     return failure();
+  SmallVector<AllocSharedOp> afterLoops;
   for (auto alloc : body.getOps<AllocSharedOp>()) {
-    SharedType type = alloc.getType();
-    if (type.getShape().size() != 2)
-      return alloc.emitOpError()
-             << target.getChip() << " lowers 2-d shared tiles, got rank "
-             << type.getShape().size();
-    int64_t rows = type.getShape()[0], cols = type.getShape()[1];
-    std::string why = target.checkSharedTile(rows, cols, type.getElementType());
-    if (!why.empty())
-      return alloc.emitOpError(why);
-    SharedTilePlan p;
-    p.layout =
-        target.getSharedTileLayout(rows, cols, bytesOf(type.getElementType()));
-    p.stages = stagesOf.lookup(alloc.getResult());
-    if (p.stages == 0)
-      p.stages = 1;
+    if (failed(planSharedTile(alloc, stagesOf)))
+      return failure();
+    if (alloc.getAfterLoops()) {
+      afterLoops.push_back(alloc);
+      continue;
+    }
+    SharedTilePlan &p = plan.sharedTiles[alloc.getResult()];
     p.offset = llvm::alignTo(plan.sharedBytes, target.getSharedTileAlignment());
-    plan.sharedBytes = p.offset + p.stages * p.stageBytes();
-    plan.sharedTiles[alloc.getResult()] = p;
+    plan.sharedBytes = p.endOffset();
   }
+  placeAfterLoops(afterLoops);
   // A tile that row copies fill is read by tile.copy only: wgmma and TMA
   // stores read through the async proxy, which would need a proxy fence
   // after the copies' wait; and TMA loads would race them.

@@ -1352,3 +1352,19 @@ tile.kernel @k(%X: memref<?x?xf16>) grid [2] threads 128 {
   // expected-error @+1 {{copy_c12: `multicast` shares a load among the blocks of a thread-block cluster; the kernel is not launched in clusters}}
   tile.copy %X[%c0, %c0] -> %s multicast : memref<?x?xf16> -> !tile.shared<64x64xf16>
 }
+
+// -----
+
+tile.kernel @k(%A: memref<?x?xf16>, %C: memref<?x?xf16>) grid [%C[0] / 64] threads 128 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %acc = tile.alloc_fragment : !tile.fragment<64x64xf32>
+  // expected-note @+1 {{the tile}}
+  %cs = tile.alloc_shared {after_loops} : !tile.shared<64x64xf16>
+  // expected-note @+1 {{the last pipelined loop}}
+  tile.pipelined %k = %c0 to %c4 step %c1 num_stages 2 {
+    // expected-error @+1 {{alloc_c4: uses a tile that lives after the kernel's pipelined loops (`after_loops`), before or inside the last of them}}
+    tile.copy %A[%c0, %c0] -> %cs : memref<?x?xf16> -> !tile.shared<64x64xf16>
+  }
+}

@@ -362,13 +362,23 @@ def Tile_AllocSharedOp : Tile_Op<"alloc_shared", [
     - alloc_c3: one size is given per `?` dimension, in order (a parametric
       kernel's tile sizes; `tile-specialize` folds them into the type):
       index values, or the names of integer parameters.
+    - alloc_c4: with `after_loops`, the tile lives only after the kernel's
+      `tile.pipelined` loops: every use of it comes after the last of them
+      in the kernel's body. It may then take the shared memory of tiles
+      that are no longer live there (a loop's stages; an epilogue's
+      staging tile over the ring of the main loop, so that the ring keeps
+      its stages). The lowering makes the threads that run the code after
+      the loops wait for one another before each write of fragments into
+      the tile, so that none writes over a stage that another still reads.
 
     Example: `%a = tile.alloc_shared : !tile.shared<128x64xf16>`,
     `%a = tile.alloc_shared [%bm] : !tile.shared<?x64xf16>`,
-    `%a = tile.alloc_shared [BM, BK] : !tile.shared<?x?xf16>`
+    `%a = tile.alloc_shared [BM, BK] : !tile.shared<?x?xf16>`,
+    `%c = tile.alloc_shared [BM, BN] {after_loops} : !tile.shared<?x?xf16>`
   }];
   let arguments = (ins Variadic<Index>:$sizes,
-                       OptionalAttr<Tile_ParamRefArrayAttr>:$size_params);
+                       OptionalAttr<Tile_ParamRefArrayAttr>:$size_params,
+                       UnitAttr:$after_loops);
   let results = (outs Tile_SharedType:$result);
   let assemblyFormat = [{
     `` custom<AllocSizes>($sizes, $size_params) attr-dict `:`
