@@ -363,13 +363,10 @@ def _gemv(a, b, c, trans_b: bool, dtype, device) -> bool:
     operands = [_single_row(a[0]), b.t() if trans_b else b,
                 _single_row(c[0])]
     if name == "gemv_splitk":
-        # K over SPLIT blocks: their fp32 partial rows (padded to 16
-        # bytes) and one counter per BN outputs, as _splitk's.
-        split = config["SPLIT"]
-        row = -(-n * 4 // _TMA_ALIGN) * _TMA_ALIGN // 4
-        space, counters = _splitk_buffers(a.device, split * row,
-                                          -(-n // config["BN"]))
-        operands += [space.as_strided((split, n), (row, 1)), counters]
+        # K over SPLIT blocks: their fp32 partial rows and one counter per
+        # BN outputs.
+        operands += _partials(a.device, (config["SPLIT"], n),
+                              -(-n // config["BN"]))
     k.launch(*operands)
     return True
 
@@ -388,13 +385,24 @@ def _splitk(a, b, c, trans_b: bool, dtype, device) -> bool:
     flags = {"trans_b": True} if trans_b else {}
     k = _choose("splitk", "gemm_splitk_reduce", dtype, (m, n, kk), device,
                 lambda: config, **flags)
-    split, tiles = config["SPLIT"], -(-m // config["BM"]) * -(-n // config["BN"])
-    # fp32 rows of the workspace padded to TMA's 16 bytes, as c's are.
-    row = -(-n * 4 // _TMA_ALIGN) * _TMA_ALIGN // 4
-    space, counters = _splitk_buffers(a.device, split * m * row, tiles)
-    k.launch(a, b, c, space.as_strided((split, m, n), (m * row, row, 1)),
-             counters)
+    tiles = -(-m // config["BM"]) * -(-n // config["BN"])
+    k.launch(a, b, c, *_partials(a.device, (config["SPLIT"], m, n), tiles))
     return True
+
+
+def _partials(dev, shape: tuple, counters: int):
+    """The fp32 partial results of a kernel that splits K over blocks, a
+    view of `shape` (the split first, the output's columns last) whose rows
+    are padded to TMA's 16 bytes, as the output's are, and `counters`
+    zeroed i32: both from the per-stream buffers of _splitk_buffers."""
+    *lead, n = shape
+    floats = -(-n * 4 // _TMA_ALIGN) * _TMA_ALIGN // 4  # one padded row
+    strides = [1]
+    for d in reversed(lead):
+        strides.insert(0, floats)
+        floats *= d
+    space, held = _splitk_buffers(dev, floats, counters)
+    return space.as_strided(tuple(shape), tuple(strides)), held
 
 
 def _splitk_buffers(dev, floats: int, counters: int):
