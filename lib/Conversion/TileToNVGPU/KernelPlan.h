@@ -31,7 +31,7 @@ struct SharedTilePlan {
   int64_t stages = 1;
   /// `after_loops`: the tile may share its bytes with tiles that are dead
   /// after the kernel's pipelined loops; writes into it wait for the
-  /// threads that may still read those (KernelEmitter::copySharedFragment).
+  /// threads that may still read those (KernelEmitter::lowerCopy).
   bool afterLoops = false;
   /// One stage's layout (TileTarget::getSharedTileLayout).
   SwizzledPanels layout;

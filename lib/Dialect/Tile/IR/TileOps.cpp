@@ -304,23 +304,18 @@ static LogicalResult verifyAllocSizes(Operation *op, ShapedType type,
   return success();
 }
 
-/// The op of `block` that holds `op`, or null.
-static Operation *ancestorIn(Block *block, Operation *op) {
-  return block->findAncestorOpInBlock(*op);
-}
-
 /// alloc_c4: every use of an `after_loops` tile comes after the last
 /// tile.pipelined of the kernel's body.
 static LogicalResult verifyAfterLoops(AllocSharedOp op) {
   Block *body = op->getBlock();
   Operation *lastLoop = nullptr;
   body->walk([&](PipelinedOp loop) {
-    Operation *top = ancestorIn(body, loop);
+    Operation *top = body->findAncestorOpInBlock(*loop);
     if (!lastLoop || lastLoop->isBeforeInBlock(top))
       lastLoop = top;
   });
   for (Operation *user : op->getUsers()) {
-    Operation *top = ancestorIn(body, user);
+    Operation *top = body->findAncestorOpInBlock(*user);
     if (lastLoop && top && !lastLoop->isBeforeInBlock(top)) {
       InFlightDiagnostic diag =
           user->emitOpError("alloc_c4: uses a tile that lives after the "
